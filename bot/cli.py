@@ -1,0 +1,54 @@
+"""The ``minebot`` command.
+
+Each subcommand lives in its own module under :mod:`bot.commands`, which exposes
+``register(subparsers)``; that module imports its heavy dependencies (OpenCV, mss, pyautogui)
+only when the subcommand runs, so ``minebot solve`` works without a display.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import sys
+
+from solver.errors import MinebotError
+
+#: Subcommand modules, in the order ``minebot --help`` lists them.
+COMMANDS = ("demo", "play", "replay", "solve", "bench", "tune")
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="minebot",
+        description="Plays Minesweeper windows by reading the screen; solves positions exactly.",
+    )
+    subparsers = parser.add_subparsers(dest="command", metavar="COMMAND")
+    for name in COMMANDS:
+        try:
+            module = importlib.import_module(f"bot.commands.{name}")
+        except ModuleNotFoundError as exc:
+            if exc.name != f"bot.commands.{name}":
+                raise
+            continue  # a command not built yet
+        module.register(subparsers)
+    return parser
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    if not getattr(args, "func", None):
+        parser.print_help()
+        return 2
+    try:
+        return int(args.func(args) or 0)
+    except MinebotError as exc:
+        print(f"minebot {args.command}: {exc}", file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        print(f"minebot {args.command}: interrupted", file=sys.stderr)
+        return 130
+
+
+if __name__ == "__main__":
+    sys.exit(main())
