@@ -77,8 +77,7 @@ class Board:
             for x, ch in enumerate(row):
                 if ch not in CELL_CHARS:
                     raise BoardFormatError(
-                        f"unknown character {ch!r} at x={x}, y={y} "
-                        f"(allowed: . ? 0-8 F * X W)"
+                        f"unknown character {ch!r} at x={x}, y={y} (allowed: . ? 0-8 F * X W)"
                     )
         self.width = width
         self.height = len(rows)
@@ -179,9 +178,7 @@ class Board:
                 f"boards differ in size: {self.width}x{self.height} vs {other.width}x{other.height}"
             )
         return [
-            (pos, a, b)
-            for (pos, a), b in zip(self.items(), other._cells, strict=True)
-            if a != b
+            (pos, a, b) for (pos, a), b in zip(self.items(), other._cells, strict=True) if a != b
         ]
 
 

@@ -1,0 +1,363 @@
+"""Exact mine probabilities.
+
+How it counts (all in Python integers, so every probability is an exact fraction):
+
+1. :func:`solver.constraints.board_constraints` turns the board into constraints, groups of
+   interchangeable cells, independent components, and the ``outside`` cells touching no number.
+2. Each component is counted by dynamic programming over its groups in a chosen order. The state
+   between two groups is the mines still owed by the numbers that have groups on both sides (the
+   "frontier"), so the cost grows with the frontier, not with the number of solutions: the super
+   board of death (61,440 group-level solutions) needs a few hundred states. Per state we keep a
+   polynomial in the number of mines used, packed into one Python integer (coefficient ``m`` in
+   bits ``m*B`` to ``(m+1)*B``), so shifting, adding and convolving polynomials are single
+   big-integer operations. A forward and a backward pass give, for every group, the number of
+   solutions weighted by its mines, per total mine count.
+3. Components are combined with the outside cells through exact binomial weights for the mines
+   left: a layout using ``m`` mines in the components leaves ``C(outside, mines_left - m)`` ways.
+
+A component whose frontier would exceed :data:`MAX_STATES` states is not enumerated: it gets a
+labelled approximation (``Analysis.exact`` is False, ``approximate`` lists its cells).
+
+>>> from solver.board import Board
+>>> a = mine_probabilities(Board("1.\\n.."), mines=1)
+>>> a.probability(1, 1), a.solutions
+(Fraction(1, 3), 3)
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from fractions import Fraction
+from math import comb
+
+import numpy as np
+
+from solver.board import Board, Position
+from solver.constraints import Component, Constraints, board_constraints
+from solver.errors import ContradictionError
+
+#: Largest number of frontier states the exact count may hold between two groups.
+MAX_STATES = 200_000
+
+
+@dataclass(frozen=True)
+class Analysis:
+    """Mine probabilities of every covered cell of a board.
+
+    ``solutions`` is the number of ways to place all the mines consistently with the board
+    (flags count as mines). ``probability(x, y)`` is exact; ``grid`` is the same as floats.
+    """
+
+    width: int
+    height: int
+    mines: int
+    solutions: int
+    exact: bool
+    covered: tuple[Position, ...]
+    safe: tuple[Position, ...]
+    mines_certain: tuple[Position, ...]
+    approximate: tuple[Position, ...]
+    _probabilities: dict[Position, Fraction] = field(repr=False, compare=False)
+
+    def probability(self, x: int, y: int) -> Fraction | None:
+        """Exact probability that covered cell ``(x, y)`` is a mine; None if not covered."""
+        return self._probabilities.get((x, y))
+
+    @property
+    def probabilities(self) -> dict[Position, Fraction]:
+        """Every covered cell's probability (a copy)."""
+        return dict(self._probabilities)
+
+    @property
+    def grid(self) -> np.ndarray:
+        """Probabilities as a float array ``[height, width]``, ``nan`` where not covered."""
+        out = np.full((self.height, self.width), np.nan)
+        for (x, y), p in self._probabilities.items():
+            out[y, x] = float(p)
+        return out
+
+
+def mine_probabilities(board: Board, mines: int) -> Analysis:
+    """The exact probability that each covered cell of ``board`` hides a mine.
+
+    ``mines`` is the total number of mines of the game (flags included). Raises
+    :class:`ContradictionError` when no layout of the mines fits the board.
+    """
+    if mines < 0:
+        raise ContradictionError(f"the mine count must not be negative, got {mines}")
+    cons = board_constraints(board, mines)
+    counts = [_count_component(cons, comp) for comp in cons.components]
+    return _combine(cons, mines, counts)
+
+
+# -- counting one component ---------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class _ComponentCount:
+    """Per-mine-count solution counts of one component.
+
+    ``total[m]`` counts the layouts of the component with ``m`` mines; ``weighted[g][m]`` sums the
+    mines of group ``g`` over those layouts. ``exact`` False means ``approx`` holds estimated
+    per-group probabilities instead and ``total`` is a single mine count with weight 1.
+    """
+
+    component: Component
+    total: list[int]
+    weighted: dict[int, list[int]]
+    exact: bool = True
+    approx: dict[int, float] = field(default_factory=dict)
+
+
+def _elimination_order(cons: Constraints, comp: Component) -> list[int]:
+    """Order the groups so that few numbers are open (half assigned) at any time."""
+    groups = cons.groups
+    remaining_in: dict[int, int] = {}
+    for g in comp.groups:
+        for c in groups[g].constraints:
+            remaining_in[c] = remaining_in.get(c, 0) + 1
+    group_of: dict[int, list[int]] = {}
+    for g in comp.groups:
+        for c in groups[g].constraints:
+            group_of.setdefault(c, []).append(g)
+    active: set[int] = set()
+    left = set(comp.groups)
+    candidates: set[int] = set()
+    order: list[int] = []
+    while left:
+        pool = candidates or left
+        best, best_key = -1, None
+        for g in pool:
+            cs = groups[g].constraints
+            opened = sum(c not in active for c in cs)
+            closed = sum(remaining_in[c] == 1 for c in cs)
+            key = (opened - closed, opened, -len(cs), g)
+            if best_key is None or key < best_key:
+                best, best_key = g, key
+        order.append(best)
+        left.discard(best)
+        candidates.discard(best)
+        for c in groups[best].constraints:
+            remaining_in[c] -= 1
+            if remaining_in[c] == 0:
+                active.discard(c)
+            else:
+                active.add(c)
+                candidates.update(g for g in group_of[c] if g in left)
+    return order
+
+
+def _count_component(cons: Constraints, comp: Component) -> _ComponentCount:
+    groups = cons.groups
+    order = _elimination_order(cons, comp)
+    n_cells = sum(groups[g].size for g in comp.groups)
+    # Bits per packed coefficient: enough for any count of this component times its cell count.
+    bits = n_cells + max(1, n_cells).bit_length() + 2
+    bits = (bits + 7) // 8 * 8
+
+    last: dict[int, int] = {}
+    for i, g in enumerate(order):
+        for c in groups[g].constraints:
+            last[c] = i
+
+    steps = []  # per group: (size, indices into the extended state, keep indices)
+    active: list[int] = []
+    for i, g in enumerate(order):
+        new = [c for c in groups[g].constraints if c not in active]
+        extended = active + new
+        where = [extended.index(c) for c in groups[g].constraints]
+        keep = [k for k, c in enumerate(extended) if last[c] != i]
+        closing = [k for k, c in enumerate(extended) if last[c] == i]
+        steps.append(
+            (groups[g].size, tuple(cons.constraints[c].value for c in new), where, keep, closing)
+        )
+        active = [extended[k] for k in keep]
+
+    # Forward pass: forward[i] maps frontier state -> packed polynomial over prefix mines;
+    # moved[i + 1] the same weighted by the mines of group order[i].
+    forward: list[dict[tuple[int, ...], int]] = [{(): 1}]
+    moved: list[dict[tuple[int, ...], int]] = [{}]
+    transitions: list[list[tuple[tuple[int, ...], int, tuple[int, ...]]]] = []
+    for size, new_values, where, keep, closing in steps:
+        nxt: dict[tuple[int, ...], int] = {}
+        nxt_moved: dict[tuple[int, ...], int] = {}
+        trans = []
+        for state, poly in forward[-1].items():
+            ext = list(state) + list(new_values)
+            top = min(size, min(ext[k] for k in where))
+            for k in range(top + 1):
+                cand = ext.copy()
+                for w in where:
+                    cand[w] -= k
+                if any(cand[c] for c in closing):
+                    continue
+                key = tuple(cand[c] for c in keep)
+                term = comb(size, k) * (poly << (k * bits))
+                nxt[key] = nxt.get(key, 0) + term
+                if k:
+                    nxt_moved[key] = nxt_moved.get(key, 0) + k * term
+                trans.append((state, k, key))
+        if len(nxt) > MAX_STATES:
+            return _approximate_component(cons, comp)
+        forward.append(nxt)
+        moved.append(nxt_moved)
+        transitions.append(trans)
+
+    # Backward pass: backward[i] maps a state at boundary i -> packed polynomial over the mines
+    # of groups order[i:], counting completions.
+    n = len(order)
+    backward: list[dict[tuple[int, ...], int]] = [{} for _ in range(n + 1)]
+    backward[n] = {(): 1} if () in forward[n] else {}
+    for i in range(n - 1, -1, -1):
+        size = steps[i][0]
+        after = backward[i + 1]
+        here: dict[tuple[int, ...], int] = {}
+        for state, k, key in transitions[i]:
+            tail = after.get(key)
+            if tail:
+                here[state] = here.get(state, 0) + comb(size, k) * (tail << (k * bits))
+        backward[i] = here
+
+    total_packed = backward[0].get((), 0)
+    length = n_cells + 1
+    total = _unpack(total_packed, bits, length)
+    weighted: dict[int, list[int]] = {}
+    for i, g in enumerate(order):
+        after = backward[i + 1]
+        acc = 0
+        for key, poly in moved[i + 1].items():
+            tail = after.get(key)
+            if tail:
+                acc += poly * tail
+        weighted[g] = _unpack(acc, bits, length)
+    return _ComponentCount(comp, total, weighted)
+
+
+def _unpack(packed: int, bits: int, length: int) -> list[int]:
+    """Coefficients 0..length-1 of a packed polynomial."""
+    nbytes = bits // 8
+    raw = packed.to_bytes(nbytes * length + nbytes, "little")
+    return [int.from_bytes(raw[m * nbytes : (m + 1) * nbytes], "little") for m in range(length)]
+
+
+def _approximate_component(cons: Constraints, comp: Component) -> _ComponentCount:
+    """Per-group probabilities by iterative proportional fitting of the numbers.
+
+    Used only when exact counting would need more than MAX_STATES frontier states. The mine count
+    of the component is taken as its expected value, rounded.
+    """
+    groups = cons.groups
+    density = 0.5
+    p = {g: density for g in comp.groups}
+    for _ in range(50):
+        for c in comp.constraints:
+            constraint = cons.constraints[c]
+            members = [g for g in comp.groups if c in groups[g].constraints]
+            expected = sum(p[g] * groups[g].size for g in members)
+            if expected <= 0:
+                continue
+            scale = constraint.value / expected
+            for g in members:
+                p[g] = min(1.0, max(0.0, p[g] * scale))
+    mines = round(sum(p[g] * groups[g].size for g in comp.groups))
+    total = [0] * (mines + 1)
+    total[mines] = 1
+    return _ComponentCount(comp, total, {}, exact=False, approx=p)
+
+
+# -- combining components ------------------------------------------------------------------------
+
+
+def _poly_mul(a: list[int], b: list[int]) -> list[int]:
+    out = [0] * (len(a) + len(b) - 1)
+    for i, x in enumerate(a):
+        if x:
+            for j, y in enumerate(b):
+                if y:
+                    out[i + j] += x * y
+    return out
+
+
+def _trim(poly: list[int]) -> list[int]:
+    end = len(poly)
+    while end > 1 and poly[end - 1] == 0:
+        end -= 1
+    return poly[:end]
+
+
+def _combine(cons: Constraints, mines: int, counts: list[_ComponentCount]) -> Analysis:
+    left = cons.mines_left
+    n_out = len(cons.outside)
+    totals = [_trim(c.total) for c in counts]
+    if any(t == [0] for t in totals):
+        bad = next(c for c, t in zip(counts, totals, strict=True) if t == [0])
+        cells = tuple(sorted(cons.constraints[i].cell for i in bad.component.constraints))
+        raise ContradictionError(
+            "no mine layout satisfies the numbers at " + _cells_text(cells), cells
+        )
+
+    # prefix[i] / suffix[i]: product of the totals before / from component i.
+    prefix = [[1]]
+    for t in totals:
+        prefix.append(_poly_mul(prefix[-1], t))
+    suffix = [[1]] * (len(totals) + 1)
+    for i in range(len(totals) - 1, -1, -1):
+        suffix[i] = _poly_mul(totals[i], suffix[i + 1])
+    everything = prefix[-1]
+
+    def outside_ways(m: int) -> int:
+        rest = left - m
+        return comb(n_out, rest) if 0 <= rest <= n_out else 0
+
+    solutions = sum(w * outside_ways(m) for m, w in enumerate(everything) if w)
+    if solutions == 0:
+        low = sum(next(m for m, w in enumerate(t) if w) for t in totals)
+        high = sum(len(t) - 1 for t in totals) + n_out
+        raise ContradictionError(
+            f"{left} mines are left to place, but the numbers need at least {low} and the "
+            f"covered cells hold at most {high}"
+        )
+
+    probs: dict[Position, Fraction] = {}
+    approximate: list[Position] = []
+    for i, count in enumerate(counts):
+        others = _poly_mul(prefix[i], suffix[i + 1])
+        # weight[m]: layouts of everything else, given this component holds m mines.
+        weight = [
+            sum(o * outside_ways(m + j) for j, o in enumerate(others) if o)
+            for m in range(len(totals[i]))
+        ]
+        for g in count.component.groups:
+            group = cons.groups[g]
+            if count.exact:
+                mass = sum(e * w for e, w in zip(count.weighted[g], weight, strict=False) if e)
+                p = Fraction(mass, solutions * group.size)
+            else:
+                p = Fraction(count.approx[g]).limit_denominator(10**6)
+                approximate.extend(group.cells)
+            for cell in group.cells:
+                probs[cell] = p
+    if n_out:
+        mass = sum(w * outside_ways(m) * (left - m) for m, w in enumerate(everything) if w)
+        p_out = Fraction(mass, solutions * n_out)
+        for cell in cons.outside:
+            probs[cell] = p_out
+
+    safe = tuple(c for c in cons.covered if probs[c] == 0)
+    certain = tuple(c for c in cons.covered if probs[c] == 1)
+    return Analysis(
+        width=cons.width,
+        height=cons.height,
+        mines=mines,
+        solutions=solutions,
+        exact=not approximate,
+        covered=cons.covered,
+        safe=safe,
+        mines_certain=certain,
+        approximate=tuple(approximate),
+        _probabilities=probs,
+    )
+
+
+def _cells_text(cells: tuple[Position, ...]) -> str:
+    return ", ".join(f"({x}, {y})" for x, y in cells)
