@@ -1,0 +1,296 @@
+"""Coordinate mapping (frame -> desktop -> mouse) and the click guards, without a screen."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+import pytest
+
+from bot.capture import Frame, Region
+from bot.errors import MouseError
+from bot.mouse import (
+    BoardMouse,
+    FailSafeError,
+    Mouse,
+    MouseMapping,
+    frame_to_mouse,
+    measure_mapping,
+)
+
+
+class FakeFailSafe(Exception):
+    pass
+
+
+class FakePointer:
+    """A pyautogui stand-in that records presses and can clamp or refuse moves."""
+
+    FailSafeException = FakeFailSafe
+
+    def __init__(self, size=(1920, 1080), clamp=None):
+        self.FAILSAFE = True
+        self._size = size
+        self.pos = (size[0] // 2, size[1] // 2)
+        self.clamp = clamp  # (min_x, min_y, max_x, max_y) the pointer cannot leave
+        self.events: list[tuple] = []
+
+    def position(self):
+        return self.pos
+
+    def size(self):
+        return self._size
+
+    def moveTo(self, x, y):  # noqa: N802
+        if self.FAILSAFE and self.pos in ((0, 0),):
+            raise FakeFailSafe("corner")
+        if self.clamp:
+            x = min(max(x, self.clamp[0]), self.clamp[2])
+            y = min(max(y, self.clamp[1]), self.clamp[3])
+        self.pos = (x, y)
+        self.events.append(("move", x, y))
+
+    def mouseDown(self, button="left"):  # noqa: N802
+        self.events.append(("down", button, self.pos))
+
+    def mouseUp(self, button="left"):  # noqa: N802
+        self.events.append(("up", button, self.pos))
+
+    def press(self, key):
+        self.events.append(("key", key))
+
+
+@dataclass(frozen=True)
+class FakeGrid:
+    left: float
+    top: float
+    pitch_x: float
+    pitch_y: float
+    cols: int
+    rows: int
+
+    def cell_rect(self, x, y):
+        return (
+            self.left + x * self.pitch_x,
+            self.top + y * self.pitch_y,
+            self.pitch_x,
+            self.pitch_y,
+        )
+
+    def cell_center(self, x, y):
+        return (self.left + (x + 0.5) * self.pitch_x, self.top + (y + 0.5) * self.pitch_y)
+
+
+def blank(width, height):
+    return np.zeros((height, width, 3), np.uint8)
+
+
+# --- measure_mapping: the scenarios the issue names --------------------------------------
+
+
+def test_linux_single_screen_is_one_to_one():
+    m = measure_mapping([Region(0, 0, 1280, 1024), Region(0, 0, 1280, 1024)], (1280, 1024))
+    assert m == MouseMapping(1.0, 1.0)
+
+
+def test_retina_frames_have_two_pixels_per_mouse_unit():
+    # macOS: mss' monitors are in points, its grabs in pixels; pyautogui works in points.
+    m = measure_mapping([Region(0, 0, 1440, 900), Region(0, 0, 1440, 900)], (1440, 900))
+    frame = Frame(blank(2880, 1800), Region(0, 0, 1440, 900))
+    assert frame.scale == (2.0, 2.0)
+    assert frame_to_mouse(frame, m, 2880 - 1, 1800 - 1) == (1439, 899)
+    assert frame_to_mouse(frame, m, 101.0, 51.0) == (50, 25)
+
+
+def test_windows_125_percent_without_dpi_awareness():
+    # mss sees physical pixels, the mouse logical ones: factor 0.8 measured, not assumed.
+    monitors = [Region(0, 0, 4320, 1350), Region(0, 0, 2400, 1350), Region(2400, 0, 1920, 1080)]
+    m = measure_mapping(monitors, (1920, 1080))
+    assert m.factor_x == pytest.approx(0.8) and m.factor_y == pytest.approx(0.8)
+    assert m.to_mouse(1200, 675) == (960, 540)
+    assert m.to_desktop(960, 540) == pytest.approx((1200, 675))
+
+
+def test_windows_150_percent():
+    m = measure_mapping([Region(0, 0, 2880, 1620)], (1920, 1080))
+    assert m.to_mouse(2880 - 1.5, 1620 - 1.5) == (1919, 1079)
+
+
+def test_monitor_left_of_primary_has_negative_coordinates():
+    monitors = [
+        Region(-1920, 0, 3840, 1080),
+        Region(0, 0, 1920, 1080),
+        Region(-1920, 0, 1920, 1080),
+    ]
+    m = measure_mapping(monitors, (1920, 1080))
+    frame = Frame(blank(3840, 1080), monitors[0])  # a grab of the whole desktop
+    assert frame_to_mouse(frame, m, 100, 500) == (-1820, 500)
+    assert frame_to_mouse(frame, m, 1920 + 5, 7) == (5, 7)
+
+
+def test_monitor_above_primary():
+    monitors = [
+        Region(0, -1200, 1920, 2280),
+        Region(0, 0, 1920, 1080),
+        Region(0, -1200, 1600, 1200),
+    ]
+    m = measure_mapping(monitors, (1920, 1080))
+    frame = Frame(blank(1920, 2280), monitors[0])
+    assert frame_to_mouse(frame, m, 10, 20) == (10, -1180)
+
+
+def test_window_grab_offsets_by_its_region():
+    frame = Frame(blank(300, 200), Region(400, 300, 300, 200))
+    assert frame_to_mouse(frame, MouseMapping(), 16.5, 81.5) == (416, 381)
+
+
+def test_x_screen_and_first_monitor_both_at_origin_prefers_the_matching_one():
+    # Linux with two monitors side by side: the X screen is what pyautogui reports.
+    monitors = [Region(0, 0, 3840, 1080), Region(0, 0, 1920, 1080), Region(1920, 0, 1920, 1080)]
+    assert measure_mapping(monitors, (3840, 1080)) == MouseMapping(1.0, 1.0)
+
+
+def test_no_matching_monitor_is_a_clear_error():
+    with pytest.raises(MouseError, match="no monitor at"):
+        measure_mapping([Region(0, 0, 1920, 1080)], (1280, 1024))
+    with pytest.raises(MouseError, match="empty screen"):
+        measure_mapping([Region(0, 0, 1920, 1080)], (0, 0))
+
+
+@pytest.mark.parametrize(
+    ("monitors", "mouse", "frame_region", "frame_px"),
+    [
+        ([Region(0, 0, 1440, 900)], (1440, 900), Region(100, 50, 400, 300), (800, 600)),
+        ([Region(0, 0, 2400, 1350)], (1920, 1080), Region(-2400, 0, 4800, 1350), (4800, 1350)),
+        ([Region(0, 0, 1920, 1080)], (1920, 1080), Region(-500, -300, 700, 400), (700, 400)),
+    ],
+)
+def test_round_trip_lands_in_the_same_pixel_cell(monitors, mouse, frame_region, frame_px):
+    m = measure_mapping(monitors, mouse)
+    frame = Frame(blank(*frame_px), frame_region)
+    sx, sy = frame.scale
+    rng = np.random.default_rng(1)
+    for fx, fy in rng.uniform(0, 1, (50, 2)) * frame_px:
+        mx, my = frame_to_mouse(frame, m, fx, fy)
+        bx, by = frame.to_frame(*m.to_desktop(mx, my))
+        # one mouse unit covers sx/factor frame pixels: the point comes back within that
+        assert abs(bx - fx) < sx / m.factor_x + 1e-9
+        assert abs(by - fy) < sy / m.factor_y + 1e-9
+
+
+# --- Mouse: checked moves, failsafe, take-over --------------------------------------------
+
+
+def test_click_moves_then_presses_and_releases():
+    pointer = FakePointer()
+    mouse = Mouse(pointer)
+    mouse.click(100, 200)
+    assert pointer.events == [
+        ("move", 100, 200),
+        ("down", "left", (100, 200)),
+        ("up", "left", (100, 200)),
+    ]
+
+
+def test_failsafe_is_forced_on_and_cannot_be_bypassed():
+    pointer = FakePointer()
+    pointer.FAILSAFE = False
+    mouse = Mouse(pointer)
+    assert pointer.FAILSAFE is True
+    pointer.FAILSAFE = False  # someone switches it off later
+    with pytest.raises(MouseError, match="failsafe"):
+        mouse.click(10, 10)
+    assert not any(e[0] == "down" for e in pointer.events)
+
+
+def test_failsafe_in_corner_becomes_a_clear_error():
+    pointer = FakePointer()
+    mouse = Mouse(pointer)
+    pointer.pos = (0, 0)  # the user throws the pointer into the corner ...
+    mouse._left_at = None  # ... before the bot has moved at all
+    with pytest.raises(FailSafeError, match="failsafe"):
+        mouse.click(50, 50)
+    assert pointer.events == []
+
+
+def test_pointer_that_does_not_land_is_not_clicked():
+    pointer = FakePointer(clamp=(0, 0, 1919, 1079))  # cannot reach a monitor left of primary
+    mouse = Mouse(pointer)
+    with pytest.raises(MouseError, match="landed at"):
+        mouse.click(-100, 50)
+    assert not any(e[0] == "down" for e in pointer.events)
+
+
+def test_user_moving_the_mouse_stops_the_bot():
+    pointer = FakePointer()
+    mouse = Mouse(pointer)
+    mouse.click(10, 10)
+    pointer.pos = (500, 500)  # the person grabs the mouse
+    with pytest.raises(MouseError, match="someone is using the mouse"):
+        mouse.click(20, 20)
+    assert [e for e in pointer.events if e[0] == "down"] == [("down", "left", (10, 10))]
+
+
+def test_button_is_released_even_if_interrupted():
+    class Interrupting(FakePointer):
+        def mouseDown(self, button="left"):  # noqa: N802
+            super().mouseDown(button)
+            raise KeyboardInterrupt
+
+    pointer = Interrupting()
+    with pytest.raises(KeyboardInterrupt):
+        Mouse(pointer).click(5, 5)
+    assert pointer.events[-1] == ("up", "left", (5, 5))
+
+
+# --- BoardMouse: clicks only inside the located board -------------------------------------
+
+
+WINDOW = Region(0, 0, 661, 432)
+
+
+def board_mouse(pointer=None, region=WINDOW, scale=1, factor=1.0):
+    frame = Frame(blank(region.width * scale, region.height * scale), region)
+    grid = FakeGrid(16 * scale, 81 * scale, 20 * scale, 20 * scale, 30, 16)
+    return BoardMouse(Mouse(pointer or FakePointer()), MouseMapping(factor, factor), frame, grid)
+
+
+def test_cell_click_lands_at_the_cell_centre():
+    pointer = FakePointer()
+    board_mouse(pointer).click_cell(0, 0)
+    assert pointer.events[0] == ("move", 26, 91)
+    board_mouse(pointer, region=Region(400, 300, 661, 432)).click_cell(29, 15)
+    assert pointer.events[-1][2] == (400 + 16 + 29 * 20 + 10, 300 + 81 + 15 * 20 + 10)
+
+
+def test_cell_click_on_retina_frame_halves_coordinates():
+    pointer = FakePointer(size=(1440, 900))
+    board_mouse(pointer, scale=2).click_cell(3, 2)
+    assert pointer.events[0] == ("move", 16 + 3 * 20 + 10, 81 + 2 * 20 + 10)
+
+
+@pytest.mark.parametrize(("x", "y"), [(-1, 0), (30, 0), (0, 16), (5, -3)])
+def test_cells_outside_the_board_are_refused(x, y):
+    pointer = FakePointer()
+    with pytest.raises(MouseError, match="outside the 30x16 board"):
+        board_mouse(pointer).click_cell(x, y)
+    assert pointer.events == []
+
+
+def test_mapping_that_leaves_the_cell_is_refused():
+    # A factor that does not match the frame: the round trip leaves the cell, nothing pressed.
+    pointer = FakePointer()
+    bm = board_mouse(pointer)
+    bm.mapping = MouseMapping(1.0, 1.0)
+    bm.frame = Frame(blank(661, 432), Region(0, 0, 661, 432))
+    bm.grid = FakeGrid(16, 81, 0.5, 0.5, 30, 16)  # cells smaller than one mouse unit
+    with pytest.raises(MouseError, match="outside the cell"):
+        bm.click_cell(1, 0)
+    assert pointer.events == []
+
+
+def test_frame_point_outside_the_window_is_refused():
+    pointer = FakePointer()
+    with pytest.raises(MouseError, match="outside the captured window"):
+        board_mouse(pointer).click_frame_point(700, 10)
+    assert pointer.events == []
