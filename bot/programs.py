@@ -1,0 +1,260 @@
+"""How to start a real game program (on a virtual display) and find its window.
+
+Each skin folder may hold a ``program.json`` next to the reader's ``skin.json``: it says how to
+launch the game at a board size, which window is its window, how big to make that window, and
+where to park the pointer while the bot waits. The code has no game names in it: adding a game
+is adding a file. Keys (all but ``command`` and ``window`` optional)::
+
+    {
+      "about": "free text",
+      "command": ["xdemineur", "-geometry", "{cols}x{rows}", "-m", "{mines}"],
+      "presets": {"30x16n99": ["--big"]},      # sizes the program can only start with a flag;
+                                               # "{preset}" in command is replaced by them
+      "env": {"XDG_CONFIG_HOME": "{tmp}"},     # {tmp}: a fresh folder per launch
+      "search_path": ["/usr/games"],            # where to look for command[0] besides $PATH
+      "window": {"name": "^Mines$", "class": "sgt-mines"},
+      "window_size": {"30x16n99": [1200, 700]}, # resize the window after it appears
+      "park": [0.5, 0.97],                      # pointer rest, fractions of the window
+      "start_timeout": 15
+    }
+
+>>> program = Program.from_dict("demo", {"command": ["sgt-mines", "{cols}x{rows}n{mines}"],
+...                                      "window": {"name": "^Mines$"}})
+>>> program.argv(16, 16, 40)[1:]
+['16x16n40']
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+import tempfile
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from types import TracebackType
+from typing import Any
+
+from bot.errors import ProgramError
+from bot.window import WindowInfo, X11Windows, find_window
+
+PROGRAM_FILE = "program.json"
+
+
+def size_key(cols: int, rows: int, mines: int) -> str:
+    """The key of a board size in ``presets`` and ``window_size``.
+
+    >>> size_key(30, 16, 99)
+    '30x16n99'
+    """
+    return f"{cols}x{rows}n{mines}"
+
+
+def template_dirs() -> list[Path]:
+    """Folders holding skin folders: the reader's list when available, else templates/."""
+    try:
+        from bot.skins import skin_dirs
+    except ImportError:
+        return [Path(__file__).resolve().parent.parent / "templates"]
+    return list(skin_dirs())
+
+
+@dataclass(frozen=True)
+class Program:
+    """A game program as described by one ``program.json``."""
+
+    skin: str
+    command: tuple[str, ...]
+    window_name: str | None = None
+    window_class: str | None = None
+    presets: dict[str, tuple[str, ...]] = field(default_factory=dict)
+    env: dict[str, str] = field(default_factory=dict)
+    search_path: tuple[str, ...] = ("/usr/games",)
+    window_size: dict[str, tuple[int, int]] = field(default_factory=dict)
+    park: tuple[float, float] = (0.5, 0.02)
+    start_timeout: float = 15.0
+    about: str = ""
+
+    @classmethod
+    def from_dict(cls, skin: str, data: dict[str, Any], source: str = PROGRAM_FILE) -> Program:
+        try:
+            command = tuple(str(part) for part in data["command"])
+            window = data["window"]
+            if not command or not isinstance(window, dict):
+                raise ValueError("'command' must be a non-empty list, 'window' an object")
+            park = tuple(float(v) for v in data.get("park", (0.5, 0.02)))
+            if len(park) != 2 or not all(0.0 <= v <= 1.0 for v in park):
+                raise ValueError("'park' must be two fractions of the window, 0 to 1")
+            return cls(
+                skin=skin,
+                command=command,
+                window_name=window.get("name"),
+                window_class=window.get("class"),
+                presets={k: tuple(map(str, v)) for k, v in data.get("presets", {}).items()},
+                env={str(k): str(v) for k, v in data.get("env", {}).items()},
+                search_path=tuple(data.get("search_path", ("/usr/games",))),
+                window_size={
+                    k: (int(v[0]), int(v[1])) for k, v in data.get("window_size", {}).items()
+                },
+                park=(park[0], park[1]),
+                start_timeout=float(data.get("start_timeout", 15.0)),
+                about=str(data.get("about", "")),
+            )
+        except (KeyError, TypeError, ValueError, IndexError) as exc:
+            raise ProgramError(f"{source}: malformed program description: {exc}") from exc
+
+    def executable(self) -> str:
+        """The full path of ``command[0]`` (``$PATH`` first, then ``search_path``)."""
+        name = self.command[0]
+        path = os.pathsep.join([os.environ.get("PATH", ""), *self.search_path])
+        found = shutil.which(name, path=path)
+        if found is None:
+            raise ProgramError(
+                f"{name} is not installed (looked in $PATH and {', '.join(self.search_path)})"
+            )
+        return found
+
+    def argv(self, cols: int, rows: int, mines: int) -> list[str]:
+        """The command line for a ``cols`` x ``rows`` board with ``mines`` mines."""
+        key = size_key(cols, rows, mines)
+        needs_preset = any("{preset}" in part for part in self.command)
+        if needs_preset and key not in self.presets:
+            sizes = ", ".join(self.presets) or "none"
+            raise ProgramError(
+                f"{self.skin} cannot start a {cols}x{rows} board with {mines} mines "
+                f"(sizes it starts with: {sizes})"
+            )
+        argv: list[str] = [self.executable()]
+        for part in self.command[1:]:
+            if part == "{preset}":
+                argv.extend(self.presets[key])
+            else:
+                argv.append(part.format(cols=cols, rows=rows, mines=mines))
+        return argv
+
+    def park_point(self, window: WindowInfo) -> tuple[float, float]:
+        """Root coordinates where the pointer rests, inside the window."""
+        r = window.region
+        return r.left + self.park[0] * (r.width - 1), r.top + self.park[1] * (r.height - 1)
+
+
+def load_program(skin: str) -> Program:
+    """The program description of skin ``skin`` (its folder's ``program.json``)."""
+    for folder in template_dirs():
+        path = folder / skin / PROGRAM_FILE
+        if path.is_file():
+            try:
+                data = json.loads(path.read_text(encoding="utf-8"))
+            except (OSError, json.JSONDecodeError) as exc:
+                raise ProgramError(f"{path}: cannot read: {exc}") from exc
+            return Program.from_dict(skin, data, str(path))
+    known = sorted(
+        p.parent.name for folder in template_dirs() for p in folder.glob(f"*/{PROGRAM_FILE}")
+    )
+    raise ProgramError(
+        f"no {PROGRAM_FILE} for skin {skin!r}: the bot cannot start that game itself "
+        f"(games it can start: {', '.join(known) or 'none'})"
+    )
+
+
+class RunningGame:
+    """``with RunningGame(program, 30, 16, 99, env) as game:`` runs the game, finds its window.
+
+    ``env`` is the environment (a virtual display's ``env``); the window is resized as the
+    program description asks; :attr:`window` is its :class:`WindowInfo` once started. The
+    program is stopped when the block ends.
+    """
+
+    def __init__(
+        self,
+        program: Program,
+        cols: int,
+        rows: int,
+        mines: int,
+        env: dict[str, str] | None = None,
+        windows: X11Windows | None = None,
+    ) -> None:
+        self.program = program
+        self.size = (cols, rows, mines)
+        self.env = dict(env if env is not None else os.environ)
+        self._windows = windows
+        self._process: subprocess.Popen[bytes] | None = None
+        self._tmp: str | None = None
+        self.window: WindowInfo | None = None
+
+    @property
+    def windows(self) -> X11Windows:
+        if self._windows is None:
+            self._windows = X11Windows(self.env.get("DISPLAY"))
+        return self._windows
+
+    def start(self) -> RunningGame:
+        program = self.program
+        argv = program.argv(*self.size)
+        self._tmp = tempfile.mkdtemp(prefix=f"minebot-{program.skin}-")
+        env = dict(self.env)
+        env.update({k: v.format(tmp=self._tmp) for k, v in program.env.items()})
+        before = [w.id for w in self.windows.windows()]
+        self._process = subprocess.Popen(
+            argv, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL
+        )
+        try:
+            window = find_window(
+                self.windows,
+                program.window_name,
+                program.window_class,
+                exclude=before,
+                timeout=program.start_timeout,
+            )
+        except Exception as exc:
+            self.stop()
+            raise ProgramError(
+                f"{' '.join(argv)} started but its window did not appear: {exc}"
+            ) from exc
+        target = program.window_size.get(size_key(*self.size))
+        if target is not None and (window.region.width, window.region.height) != target:
+            self.windows.resize(window.id, *target)
+            window = self._wait_for_size(window.id, target)
+        self.window = window
+        return self
+
+    def _wait_for_size(self, window_id: int, target: tuple[int, int]) -> WindowInfo:
+        deadline = time.monotonic() + 5.0
+        while time.monotonic() < deadline:
+            now = next((w for w in self.windows.windows() if w.id == window_id), None)
+            if now is not None and (now.region.width, now.region.height) == target:
+                return now
+            time.sleep(0.02)
+        self.stop()
+        raise ProgramError(f"{self.program.skin}: the window did not take the size {target}")
+
+    @property
+    def running(self) -> bool:
+        return self._process is not None and self._process.poll() is None
+
+    def stop(self) -> None:
+        if self._process is not None:
+            if self._process.poll() is None:
+                self._process.terminate()
+                try:
+                    self._process.wait(timeout=5)
+                except subprocess.TimeoutExpired:
+                    self._process.kill()
+                    self._process.wait()
+            self._process = None
+        if self._tmp is not None:
+            shutil.rmtree(self._tmp, ignore_errors=True)
+            self._tmp = None
+
+    def __enter__(self) -> RunningGame:
+        return self.start()
+
+    def __exit__(
+        self,
+        exc_type: type[BaseException] | None,
+        exc: BaseException | None,
+        tb: TracebackType | None,
+    ) -> None:
+        self.stop()
