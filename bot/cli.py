@@ -14,7 +14,7 @@ import sys
 from solver.errors import MinebotError
 
 #: Subcommand modules, in the order ``minebot --help`` lists them.
-COMMANDS = ("demo", "play", "replay", "solve", "bench", "tune")
+COMMANDS = ("demo", "play", "replay", "solve", "bench", "speed", "tune")
 
 
 def build_parser() -> argparse.ArgumentParser:

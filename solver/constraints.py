@@ -64,6 +64,8 @@ class Constraints:
     outside: tuple[Position, ...]
     covered: tuple[Position, ...]
     mines_left: int
+    forced_mines: tuple[Position, ...] = ()
+    forced_safe: tuple[Position, ...] = ()
 
 
 @lru_cache(maxsize=16)
@@ -98,9 +100,7 @@ def board_constraints(board: Board, mines: int) -> Constraints:
         raise ContradictionError(
             f"{known} flags and shown mines on the board, but only {mines} mines in total"
         )
-    constraints: list[Constraint] = []
-    touched: dict[int, list[int]] = {}
-    seen: dict[frozenset[Position], Constraint] = {}
+    equations: list[tuple[Position, int, set[int]]] = []
     for i, ch in enumerate(cells):
         if ch not in NUMBERS:
             continue
@@ -119,9 +119,17 @@ def board_constraints(board: Board, mines: int) -> Constraints:
                 f"{len(covered)} covered neighbours",
                 (pos,),
             )
-        if not covered:
+        if covered:
+            equations.append((pos, value, set(covered)))
+    forced = _propagate(equations)
+
+    constraints: list[Constraint] = []
+    touched: dict[int, list[int]] = {}
+    seen: dict[frozenset[int], Constraint] = {}
+    for pos, value, members in equations:
+        if not members:
             continue
-        key = frozenset((j % width, j // width) for j in covered)
+        key = frozenset(members)
         twin = seen.get(key)
         if twin is not None:
             if twin.value != value:
@@ -131,11 +139,11 @@ def board_constraints(board: Board, mines: int) -> Constraints:
                     (twin.cell, pos),
                 )
             continue  # the same equation twice adds nothing
-        constraint = Constraint(pos, value, key)
+        constraint = Constraint(pos, value, frozenset((j % width, j // width) for j in members))
         seen[key] = constraint
         index = len(constraints)
         constraints.append(constraint)
-        for j in covered:
+        for j in members:
             touched.setdefault(j, []).append(index)
 
     by_key: dict[tuple[int, ...], list[Position]] = {}
@@ -146,6 +154,8 @@ def board_constraints(board: Board, mines: int) -> Constraints:
             continue
         pos = (i % width, i // width)
         covered_all.append(pos)
+        if i in forced:
+            continue
         key = tuple(touched.get(i, ()))
         if key:
             by_key.setdefault(key, []).append(pos)
@@ -160,8 +170,47 @@ def board_constraints(board: Board, mines: int) -> Constraints:
         components=_components(len(constraints), groups),
         outside=tuple(outside),
         covered=tuple(covered_all),
-        mines_left=mines - known,
+        mines_left=mines - known - sum(forced.values()),
+        forced_mines=tuple((j % width, j // width) for j, mine in forced.items() if mine),
+        forced_safe=tuple((j % width, j // width) for j, mine in forced.items() if not mine),
     )
+
+
+def _propagate(equations: list[tuple[Position, int, set[int]]]) -> dict[int, bool]:
+    """Settle the cells that single numbers decide, in place; returns cell -> is a mine.
+
+    A number owing no mines clears its cells; a number owing as many mines as it has cells
+    mines them all. Both are sound, so the counting that follows is unchanged; it only gets
+    smaller components. A cell settled both ways, or a number left owing a negative count or
+    more mines than cells, is a contradiction naming the number.
+    """
+    forced: dict[int, bool] = {}
+    holders: dict[int, list[int]] = {}
+    for e, (_, _, members) in enumerate(equations):
+        for j in members:
+            holders.setdefault(j, []).append(e)
+    pending = list(range(len(equations)))
+    while pending:
+        e = pending.pop()
+        pos, value, members = equations[e]
+        if value < 0 or value > len(members):
+            raise ContradictionError(
+                f"the number at x={pos[0]}, y={pos[1]} cannot be satisfied "
+                f"(the cells around it are decided by its neighbours)",
+                (pos,),
+            )
+        if not members or 0 < value < len(members):
+            continue
+        is_mine = value > 0
+        for j in list(members):
+            forced[j] = is_mine
+            for other in holders[j]:
+                o_pos, o_value, o_members = equations[other]
+                if j in o_members:
+                    o_members.discard(j)
+                    equations[other] = (o_pos, o_value - is_mine, o_members)
+                    pending.append(other)
+    return forced
 
 
 def _components(n_constraints: int, groups: tuple[Group, ...]) -> tuple[Component, ...]:

@@ -15,7 +15,7 @@ How it counts (all in Python integers, so every probability is an exact fraction
 3. Components are combined with the outside cells through exact binomial weights for the mines
    left: a layout using ``m`` mines in the components leaves ``C(outside, mines_left - m)`` ways.
 
-A component whose frontier would exceed :data:`MAX_STATES` states is not enumerated: it gets a
+A component whose counting would cost more than :data:`MAX_WORK` is not enumerated: it gets a
 labelled approximation (``Analysis.exact`` is False, ``approximate`` lists its cells).
 
 >>> from solver.board import Board
@@ -36,8 +36,9 @@ from solver.board import Board, Position
 from solver.constraints import Component, Constraints, board_constraints
 from solver.errors import ContradictionError
 
-#: Largest number of frontier states the exact count may hold between two groups.
-MAX_STATES = 200_000
+#: Most work (transitions times the machine words of a packed polynomial) one component may
+#: cost before it is approximated instead: about two seconds of counting.
+MAX_WORK = 40_000_000
 
 
 @dataclass(frozen=True)
@@ -151,9 +152,19 @@ def _count_component(cons: Constraints, comp: Component) -> _ComponentCount:
     groups = cons.groups
     order = _elimination_order(cons, comp)
     n_cells = sum(groups[g].size for g in comp.groups)
-    # Bits per packed coefficient: enough for any count of this component times its cell count.
-    bits = n_cells + max(1, n_cells).bit_length() + 2
+    # A component holds at most as many mines as its numbers owe (every cell touches one), and
+    # no count exceeds the product over groups of their possible fillings: that bounds the
+    # packed polynomial's length and its coefficients (times n_cells for the weighted sums).
+    most_mines = min(n_cells, sum(cons.constraints[c].value for c in comp.constraints))
+    fillings = 0
+    for g in comp.groups:
+        size = groups[g].size
+        cap = min(size, min(cons.constraints[c].value for c in groups[g].constraints))
+        fillings += sum(comb(size, k) for k in range(cap + 1)).bit_length()
+    bits = fillings + max(1, n_cells).bit_length() + 2
     bits = (bits + 7) // 8 * 8
+    words = bits * (most_mines + 1) // 64 + 1
+    work = 0
 
     last: dict[int, int] = {}
     for i, g in enumerate(order):
@@ -197,8 +208,9 @@ def _count_component(cons: Constraints, comp: Component) -> _ComponentCount:
                 if k:
                     nxt_moved[key] = nxt_moved.get(key, 0) + k * term
                 trans.append((state, k, key))
-        if len(nxt) > MAX_STATES:
-            return _approximate_component(cons, comp)
+            work += (top + 1) * words
+            if work > MAX_WORK:
+                return _approximate_component(cons, comp)
         forward.append(nxt)
         moved.append(nxt_moved)
         transitions.append(trans)
@@ -219,7 +231,7 @@ def _count_component(cons: Constraints, comp: Component) -> _ComponentCount:
         backward[i] = here
 
     total_packed = backward[0].get((), 0)
-    length = n_cells + 1
+    length = most_mines + 1
     total = _unpack(total_packed, bits, length)
     weighted: dict[int, list[int]] = {}
     for i, g in enumerate(order):
@@ -343,6 +355,10 @@ def _combine(cons: Constraints, mines: int, counts: list[_ComponentCount]) -> An
         for cell in cons.outside:
             probs[cell] = p_out
 
+    for cell in cons.forced_mines:
+        probs[cell] = Fraction(1)
+    for cell in cons.forced_safe:
+        probs[cell] = Fraction(0)
     safe = tuple(c for c in cons.covered if probs[c] == 0)
     certain = tuple(c for c in cons.covered if probs[c] == 1)
     return Analysis(
