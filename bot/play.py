@@ -1,0 +1,529 @@
+"""The live loop: look at the screen, read the board, ask the solver, click, wait, repeat.
+
+One pass of :meth:`Player.play_game`:
+
+1. grab the game's region until the board has *settled* (the board area stopped changing for
+   a moment: frames are compared, never a blind sleep);
+2. read it (:func:`bot.read.read_frame`); a frame that does not read cleanly (a cell below the
+   confidence threshold, a contradiction for the solver, numbers that changed since the last
+   reading) is re-read; if it does not clear up the bot stops, nothing clicked;
+3. plan: every cell the solver proves safe, all at once (they stay safe whatever the others
+   show), else one guess from :func:`solver.moves.choose_move`;
+4. click them (only inside the located board, never a cell already clicked while the screen
+   has not changed), park the pointer where the game wants it, and wait for the board to
+   change and settle again.
+
+The window is watched between moves (closed, moved, resized, covered: stop with a message).
+Everything the loop touches comes in through the constructor, so the tests drive it with a
+simulated game instead of a screen.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+from typing import Any, Protocol
+
+import numpy as np
+
+from bot.capture import Frame, Region
+from bot.errors import MouseError, PlayError, ProgramError, WindowError
+from bot.mouse import BoardMouse, Mouse, MouseMapping
+from solver.board import NUMBERS, Board
+from solver.errors import MinebotError
+
+Position = tuple[int, int]
+
+#: Errors that mean "this frame cannot be trusted" (re-read), as opposed to "stop now".
+_STOP_ERRORS = (MouseError, WindowError, ProgramError, PlayError)
+
+
+class _Unclear(Exception):
+    """A reading that cannot be trusted yet (look again before acting)."""
+
+
+class Screen(Protocol):
+    def grab(self, region: Region | None = None) -> Frame: ...
+
+
+@dataclass(frozen=True)
+class Timing:
+    """How the loop waits. ``quiet``: seconds the board must stay unchanged to count as settled;
+    ``change_timeout``: seconds a click gets to show on screen; ``poll``: pause between grabs."""
+
+    quiet: float = 0.03
+    change_timeout: float = 1.5
+    poll: float = 0.004
+    reread_tries: int = 4
+    settle_timeout: float = 5.0
+
+
+@dataclass(frozen=True)
+class PlannedClick:
+    """One cell to open, with the solver's mine probability for it (0.0: proven safe)."""
+
+    x: int
+    y: int
+    p_mine: float
+
+
+@dataclass(frozen=True)
+class GameResult:
+    number: int
+    outcome: str  # 'won' | 'lost'
+    seconds: float
+    clicks: int
+    guesses: int
+    rejected_frames: int
+    misreads: int
+    misclicks: int
+    lost_on: Position | None = None
+    lost_p_mine: float | None = None
+
+
+@dataclass
+class Summary:
+    results: list[GameResult] = field(default_factory=list)
+
+    @property
+    def games(self) -> int:
+        return len(self.results)
+
+    @property
+    def wins(self) -> int:
+        return sum(r.outcome == "won" for r in self.results)
+
+    @property
+    def losses(self) -> int:
+        return sum(r.outcome == "lost" for r in self.results)
+
+    def as_dict(self) -> dict[str, Any]:
+        games = self.games
+        return {
+            "games": games,
+            "wins": self.wins,
+            "losses": self.losses,
+            "win_rate": round(self.wins / games, 4) if games else None,
+            "misreads": sum(r.misreads for r in self.results),
+            "misclicks": sum(r.misclicks for r in self.results),
+            "rejected_frames": sum(r.rejected_frames for r in self.results),
+            "seconds_per_game": (
+                round(sum(r.seconds for r in self.results) / games, 3) if games else None
+            ),
+            "results": [asdict(r) for r in self.results],
+        }
+
+    def line(self) -> str:
+        d = self.as_dict()
+        if not self.games:
+            return "no games played"
+        return (
+            f"{d['games']} games, {d['wins']} wins ({100 * d['win_rate']:.1f}%), "
+            f"{d['losses']} losses, {d['misreads']} misreads, {d['misclicks']} misclicks, "
+            f"{d['seconds_per_game']:.2f} s per game"
+        )
+
+
+class ClickLedger:
+    """Remembers the cells clicked since the screen last changed; a second click is refused.
+
+    >>> ledger = ClickLedger()
+    >>> ledger.record(3, 4)
+    >>> try:
+    ...     ledger.record(3, 4)
+    ... except PlayError as exc:
+    ...     print(exc)
+    cell (3, 4) was already clicked and the screen has not changed since: stopping
+    >>> ledger.screen_changed(); ledger.record(3, 4)
+    """
+
+    def __init__(self) -> None:
+        self._clicked: set[Position] = set()
+
+    def check(self, x: int, y: int) -> None:
+        if (x, y) in self._clicked:
+            raise PlayError(
+                f"cell ({x}, {y}) was already clicked and the screen has not changed since: "
+                "stopping"
+            )
+
+    def record(self, x: int, y: int) -> None:
+        self.check(x, y)
+        self._clicked.add((x, y))
+
+    def screen_changed(self) -> None:
+        self._clicked.clear()
+
+
+def plan_clicks(board: Board, mines: int, choose_move: Callable[..., Any] | None = None,
+                probabilities: Callable[..., Any] | None = None) -> list[PlannedClick]:  # fmt: skip
+    """The cells to open next: all proven-safe cells, else the policy's single best guess.
+
+    Raises :class:`solver.errors.ContradictionError` when the board has no solution.
+
+    >>> plan_clicks(Board("01.\\n01.\\n01."), mines=1)
+    [PlannedClick(x=2, y=0, p_mine=0.0), PlannedClick(x=2, y=2, p_mine=0.0)]
+    """
+    if probabilities is None:
+        from solver.probability import mine_probabilities as probabilities
+    analysis = probabilities(board, mines)
+    if analysis.safe:
+        return [PlannedClick(x, y, 0.0) for x, y in sorted(analysis.safe, key=lambda p: p[::-1])]
+    if choose_move is None:
+        from solver.moves import choose_move
+    move = choose_move(board, mines)
+    if move.action != "open":
+        # Flags are never needed to win; a policy that wants one gets the least risky cell.
+        x, y = min(analysis.covered, key=lambda p: (analysis.probability(*p), p[::-1]))
+        return [PlannedClick(x, y, float(analysis.probability(x, y)))]
+    p = analysis.probability(move.x, move.y)
+    return [PlannedClick(move.x, move.y, float(p if p is not None else move.p_mine))]
+
+
+def inconsistent_cells(before: Board, after: Board) -> list[Position]:
+    """Revealed numbers of ``before`` that show something else in ``after`` (a misread: a
+    revealed cell never changes while a game runs).
+
+    >>> inconsistent_cells(Board("1.\\n.."), Board("12\\n.."))
+    []
+    >>> inconsistent_cells(Board("1.\\n.."), Board("2.\\n.."))
+    [(0, 0)]
+    """
+    if (before.width, before.height) != (after.width, after.height):
+        return [(0, 0)]
+    return [
+        (x, y)
+        for y in range(before.height)
+        for x in range(before.width)
+        if before[x, y] in NUMBERS and after[x, y] != before[x, y]
+    ]
+
+
+def board_crop(image: np.ndarray, grid: Any) -> np.ndarray:
+    """The part of ``image`` the board covers (what settling and change detection compare)."""
+    left, top, right, bottom = (int(round(v)) for v in grid.bounds)
+    h, w = image.shape[:2]
+    return image[max(top, 0) : min(bottom, h), max(left, 0) : min(right, w)]
+
+
+class GameLog:
+    """Per game: the frames acted on (``NNN.png`` + the board read, ``NNN.txt``), the moves
+    (``moves.jsonl``), the last frame (``final.png``) and ``result.json``. The folder replays with
+    ``minebot replay DIR``."""
+
+    def __init__(self, folder: Path) -> None:
+        self.folder = folder
+        folder.mkdir(parents=True, exist_ok=True)
+        self._index = 0
+        self._moves = (folder / "moves.jsonl").open("a", encoding="utf-8")
+
+    def frame(self, frame: Frame, board: Board) -> int:
+        import cv2
+
+        self._index += 1
+        name = f"{self._index:03d}"
+        cv2.imwrite(str(self.folder / f"{name}.png"), frame.image, [cv2.IMWRITE_PNG_COMPRESSION, 1])
+        (self.folder / f"{name}.txt").write_text(str(board) + "\n", encoding="utf-8")
+        return self._index
+
+    def moves(self, frame_index: int, clicks: Sequence[PlannedClick]) -> None:
+        for c in clicks:
+            self._moves.write(
+                json.dumps({"frame": frame_index, "action": "open", "x": c.x, "y": c.y,
+                            "p_mine": c.p_mine}) + "\n"
+            )  # fmt: skip
+        self._moves.flush()
+
+    def finish(self, frame: Frame | None, board: Board | None, result: GameResult) -> None:
+        import cv2
+
+        if frame is not None:
+            cv2.imwrite(str(self.folder / "final.png"), frame.image)
+        if board is not None:
+            (self.folder / "final.txt").write_text(str(board) + "\n", encoding="utf-8")
+        (self.folder / "result.json").write_text(json.dumps(asdict(result), indent=1) + "\n")
+        self._moves.close()
+
+
+@dataclass(frozen=True)
+class Reader:
+    """The reading functions the loop uses (the reading helper's :mod:`bot.read` by default)."""
+
+    locate: Callable[..., Any]
+    read: Callable[..., Any]
+
+    @classmethod
+    def default(cls) -> Reader:
+        from bot.read import locate_board, read_frame
+
+        return cls(locate_board, read_frame)
+
+
+class Player:
+    """Plays games in one window.
+
+    ``screen`` grabs frames, ``region`` is the desktop part to grab (the game window, or the
+    whole desktop), ``mouse``/``mapping`` click, ``watch`` (optional) checks the window between
+    moves, ``park`` is a desktop point where the pointer rests while waiting, ``mines`` overrides
+    the mine count, ``skins`` narrows the search for the board, ``restart`` starts the next game
+    (given the player, the last frame and reading), ``log_dir`` keeps each game.
+    """
+
+    def __init__(
+        self,
+        screen: Screen,
+        region: Region | None,
+        mouse: Mouse | None,
+        mapping: MouseMapping,
+        *,
+        reader: Reader | None = None,
+        skins: Sequence[Any] | None = None,
+        mines: int | None = None,
+        watch: Any = None,
+        park: tuple[float, float] | None = None,
+        restart: Callable[[Player, Frame, Any], None] | None = None,
+        log_dir: Path | None = None,
+        timing: Timing = Timing(),  # noqa: B008 (frozen dataclass)
+        out: Callable[[str], None] = print,
+        plan: Callable[[Board, int], list[PlannedClick]] = plan_clicks,
+        clock: Callable[[], float] = time.monotonic,
+        sleep: Callable[[float], None] = time.sleep,
+    ) -> None:
+        self.screen = screen
+        self.region = region
+        self.mouse = mouse
+        self.mapping = mapping
+        self.reader = reader or Reader.default()
+        self.skins = skins
+        self.mines = mines
+        self.watch = watch
+        self.park = park
+        self.restart = restart or restart_from_skin
+        self.log_dir = log_dir
+        self.timing = timing
+        self.out = out
+        self.plan = plan
+        self.clock = clock
+        self.sleep = sleep
+        self.located: Any = None
+        self.rejected = 0
+        self._warned_estimate = False
+
+    # --- looking ---------------------------------------------------------------------------
+
+    def grab(self) -> Frame:
+        return self.screen.grab(self.region)
+
+    def settle(self, before: np.ndarray | None = None) -> tuple[Frame, bool]:
+        """Grab until the board area stops changing; with ``before`` (the board area before a
+        click), first wait for it to differ. Returns the frame and whether it changed."""
+        t = self.timing
+        start = self.clock()
+        changed = before is None
+        last: np.ndarray | None = None
+        quiet_since = start
+        while True:
+            frame = self.grab()
+            crop = board_crop(frame.image, self.located.grid) if self.located else frame.image
+            now = self.clock()
+            if not changed:
+                if before is None or crop.shape != before.shape or not np.array_equal(crop, before):
+                    changed = True
+                    last, quiet_since = crop, now
+                elif now - start > t.change_timeout:
+                    return frame, False
+            elif last is None or crop.shape != last.shape or not np.array_equal(crop, last):
+                last, quiet_since = crop, now
+            if changed and now - quiet_since >= t.quiet:
+                return frame, True
+            if now - start > t.settle_timeout + t.change_timeout:
+                raise PlayError(
+                    f"the board did not stop changing for {t.settle_timeout:.0f} s: stopping"
+                )
+            self.sleep(t.poll)
+
+    def mine_count(self, reading: Any) -> int:
+        if self.mines is not None:
+            return self.mines
+        if getattr(reading, "mines", None) is not None:
+            return int(reading.mines)
+        board = reading.board
+        estimate = max(1, round(0.16 * board.width * board.height))
+        if not self._warned_estimate:
+            self.out(
+                f"warning: the mine count is not shown and not given (--mines): assuming "
+                f"{estimate} for a {board.width}x{board.height} board"
+            )
+            self._warned_estimate = True
+        return estimate
+
+    def read(
+        self, frame: Frame, previous: Board | None = None
+    ) -> tuple[Frame, Any, list[PlannedClick] | None]:
+        """Read ``frame`` (re-grabbing until it reads cleanly) and plan the next clicks.
+
+        Returns the frame the reading came from, the reading, and the plan (None when the game
+        is over). Stops with :class:`PlayError` when the screen does not clear up.
+        """
+        problem = ""
+        for attempt in range(self.timing.reread_tries):
+            if attempt:
+                self.rejected += 1
+                self.sleep(max(self.timing.quiet, 0.02) * attempt)
+                frame, _ = self.settle()
+            try:
+                reading = self._read_once(frame, previous)
+                if reading.state != "playing":
+                    return frame, reading, None
+                return frame, reading, self.plan(reading.board, self.mine_count(reading))
+            except _STOP_ERRORS:
+                raise
+            except (MinebotError, _Unclear) as exc:
+                problem = str(exc)  # a misread cell, a contradiction: look again
+        raise PlayError(
+            f"the screen does not read as a board the bot can trust after "
+            f"{self.timing.reread_tries} tries, nothing clicked: {problem}"
+        )
+
+    def _read_once(self, frame: Frame, previous: Board | None) -> Any:
+        if self.located is None:
+            self.located = self.reader.locate(frame.image, self.skins)
+        try:
+            reading = self.reader.read(frame.image, self.located)
+        except _STOP_ERRORS:
+            raise
+        except MinebotError:
+            # Perhaps the grid moved (window resized, board scrolled): locate it afresh.
+            relocated = self.reader.locate(frame.image, self.skins)
+            if previous is not None and relocated.grid != self.located.grid:
+                raise PlayError(
+                    "the board moved or changed size while playing: stopping "
+                    "(start again to play the new board)"
+                ) from None
+            self.located = relocated
+            reading = self.reader.read(frame.image, self.located)
+        if previous is not None and reading.state == "playing":
+            changed = inconsistent_cells(previous, reading.board)
+            if changed:
+                raise _Unclear(
+                    "revealed cells changed between two readings (a misread): "
+                    + ", ".join(f"({x}, {y})" for x, y in changed[:8])
+                )
+        return reading
+
+    # --- acting ----------------------------------------------------------------------------
+
+    def board_mouse(self, frame: Frame) -> BoardMouse:
+        if self.mouse is None:
+            raise PlayError("no mouse: this player only gives hints")
+        return BoardMouse(self.mouse, self.mapping, frame, self.located.grid)
+
+    def park_pointer(self) -> None:
+        if self.mouse is not None and self.park is not None:
+            self.mouse.move(*self.mapping.to_mouse(*self.park))
+
+    def check_window(self) -> None:
+        if self.watch is not None:
+            self.watch.check()
+
+    # --- playing ---------------------------------------------------------------------------
+
+    def play_game(self, number: int) -> GameResult:
+        """Play the game on screen to its end and return how it went."""
+        log = GameLog(self.log_dir / f"game-{number:03d}") if self.log_dir else None
+        ledger = ClickLedger()
+        self.check_window()
+        self.park_pointer()
+        frame, _ = self.settle()
+        start = self.clock()
+        clicks = guesses = misreads = misclicks = 0
+        rejected_before = self.rejected
+        previous: Board | None = None
+        last_batch: list[PlannedClick] = []
+        while True:
+            frame, reading, plan = self.read(frame, previous)
+            board = reading.board
+            if plan is None:
+                break
+            misclicks += sum(board[c.x, c.y] in ".?" for c in last_batch)
+            frame_index = log.frame(frame, board) if log else 0
+            if log:
+                log.moves(frame_index, plan)
+            if any(c.p_mine > 0 for c in plan):
+                guesses += 1
+            self.check_window()
+            bm = self.board_mouse(frame)
+            for c in plan:
+                ledger.check(c.x, c.y)
+            before = board_crop(frame.image, self.located.grid)
+            for c in plan:
+                ledger.record(c.x, c.y)
+                bm.click_cell(c.x, c.y)
+            clicks += len(plan)
+            self.park_pointer()
+            last_batch = plan
+            previous = board
+            frame, changed = self.settle(before)
+            if changed:
+                ledger.screen_changed()
+        seconds = self.clock() - start
+        outcome = reading.state
+        lost_on = lost_p = None
+        if outcome == "lost":
+            exploded = [(x, y) for (x, y), ch in board.items() if ch == "X"]
+            hits = [c for c in last_batch if (c.x, c.y) in exploded]
+            if hits:
+                lost_on, lost_p = (hits[0].x, hits[0].y), hits[0].p_mine
+                if lost_p == 0.0:
+                    # The solver proved that cell safe: the board it saw was wrong.
+                    misreads += 1
+        result = GameResult(
+            number=number,
+            outcome=outcome,
+            seconds=round(seconds, 3),
+            clicks=clicks,
+            guesses=guesses,
+            rejected_frames=self.rejected - rejected_before,
+            misreads=misreads,
+            misclicks=misclicks,
+            lost_on=lost_on,
+            lost_p_mine=lost_p,
+        )
+        if log:
+            log.finish(frame, board, result)
+        self._last = (frame, reading)
+        return result
+
+    def start_fresh(self) -> None:
+        """If the screen shows a finished game, start a new one first."""
+        frame, _ = self.settle()
+        frame, reading, plan = self.read(frame)
+        if plan is None:
+            self.restart(self, frame, reading)
+
+    def run(self, games: int) -> Summary:
+        """Play ``games`` games, restarting between them; a line per game, then the summary."""
+        summary = Summary()
+        self.start_fresh()
+        for number in range(1, games + 1):
+            result = self.play_game(number)
+            summary.results.append(result)
+            extra = ""
+            if result.outcome == "lost" and result.lost_on is not None:
+                extra = f", lost on {result.lost_on} (p={result.lost_p_mine:.3f})"
+            self.out(
+                f"game {number}/{games}: {result.outcome} in {result.seconds:.2f} s "
+                f"({result.clicks} clicks, {result.guesses} guesses{extra})"
+            )
+            if number < games:
+                frame, reading = self._last
+                self.restart(self, frame, reading)
+        return summary
+
+
+def restart_from_skin(player: Player, frame: Frame, reading: Any) -> None:
+    """Start a new game the way the skin's metadata says (see ``templates/README.md``)."""
+    raise PlayError("restart is not wired yet")

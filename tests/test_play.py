@@ -1,0 +1,452 @@
+"""The live loop, driven by a simulated game instead of a screen.
+
+The "screen" renders the simulator's board as pixels (one grey level per cell character), the
+"reader" decodes them, the "mouse" turns a click at a pointer position back into a cell and
+opens it in the simulator. Everything between (settling, re-reading, planning, the click guards,
+the ledger, logging) is the real code.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from fractions import Fraction
+
+import numpy as np
+import pytest
+
+from bot.capture import Frame, Region
+from bot.errors import MouseError, PlayError, WindowError
+from bot.mouse import Mouse, MouseMapping
+from bot.play import (
+    ClickLedger,
+    Player,
+    Reader,
+    Timing,
+    inconsistent_cells,
+    plan_clicks,
+)
+from solver.board import Board
+from solver.errors import MinebotError
+from solver.game import Game
+
+PITCH = 6
+MARGIN = 4
+FAST = Timing(quiet=0.0, change_timeout=0.05, poll=0.0, reread_tries=3)
+STATES = {"playing": 0, "won": 1, "lost": 2}
+
+
+class FakeNotFound(MinebotError):
+    pass
+
+
+class FakeLowConfidence(MinebotError):
+    pass
+
+
+@dataclass(frozen=True)
+class Grid:
+    left: float
+    top: float
+    pitch_x: float
+    pitch_y: float
+    cols: int
+    rows: int
+
+    def cell_rect(self, x, y):
+        return (
+            self.left + x * self.pitch_x,
+            self.top + y * self.pitch_y,
+            self.pitch_x,
+            self.pitch_y,
+        )
+
+    def cell_center(self, x, y):
+        return (self.left + (x + 0.5) * self.pitch_x, self.top + (y + 0.5) * self.pitch_y)
+
+    @property
+    def bounds(self):
+        return (self.left, self.top, self.left + self.cols * self.pitch_x,
+                self.top + self.rows * self.pitch_y)  # fmt: skip
+
+
+@dataclass(frozen=True)
+class Located:
+    skin: str
+    grid: Grid
+    scale: float = 1.0
+
+
+@dataclass(frozen=True)
+class Reading:
+    located: Located
+    board: Board
+    state: str
+    mines: int | None
+    min_confidence: float = 1.0
+
+
+class World:
+    """A simulated game on a simulated screen, with a simulated pointer."""
+
+    def __init__(self, width=9, height=9, mines=10, seed=1, rules="opening", at=(100, 50)):
+        self.size = (width, height, mines)
+        self.seed = seed
+        self.rules = rules
+        self.game = Game(width, height, mines, rules=rules, seed=seed)
+        w, h = width * PITCH + 2 * MARGIN, height * PITCH + 2 * MARGIN
+        self.region = Region(at[0], at[1], w, h)
+        self.grabs = 0
+        self.opened: list[tuple[int, int]] = []
+        self.ignore_clicks = False
+        self.restarts = 0
+
+    def render(self) -> np.ndarray:
+        w, h = self.region.width, self.region.height
+        image = np.full((h, w, 3), 200, np.uint8)
+        board = self.game.board
+        for (x, y), ch in board.items():
+            top, left = MARGIN + y * PITCH, MARGIN + x * PITCH
+            image[top : top + PITCH, left : left + PITCH] = ord(ch)
+        image[0, 0] = STATES[self.game.state]
+        return image
+
+    def grab(self, region=None):
+        assert region == self.region
+        self.grabs += 1
+        return Frame(self.render(), self.region)
+
+    def restart(self, player, frame, reading):
+        self.restarts += 1
+        self.seed += 1
+        self.game = Game(*self.size, rules=self.rules, seed=self.seed)
+
+    def click_at(self, mx, my):
+        fx, fy = mx - self.region.left, my - self.region.top
+        x, y = int((fx - MARGIN) // PITCH), int((fy - MARGIN) // PITCH)
+        assert 0 <= x < self.size[0] and 0 <= y < self.size[1], "click outside the board"
+        self.opened.append((x, y))
+        if not self.ignore_clicks and self.game.state == "playing":
+            self.game.open(x, y)
+
+
+class Pointer:
+    FailSafeException = RuntimeError
+
+    def __init__(self, world):
+        self.world = world
+        self.FAILSAFE = True
+        self.pos = (640, 512)
+        self.down = False
+
+    def position(self):
+        return self.pos
+
+    def size(self):
+        return (1280, 1024)
+
+    def moveTo(self, x, y):  # noqa: N802
+        self.pos = (x, y)
+
+    def mouseDown(self, button="left"):  # noqa: N802
+        self.down = True
+
+    def mouseUp(self, button="left"):  # noqa: N802
+        if self.down:
+            self.world.click_at(*self.pos)
+        self.down = False
+
+    def press(self, key):
+        pass
+
+
+def fake_locate(image, skins=None):
+    h, w = image.shape[:2]
+    cols, rows = (w - 2 * MARGIN) // PITCH, (h - 2 * MARGIN) // PITCH
+    if cols <= 0 or rows <= 0:
+        raise FakeNotFound("no board")
+    return Located("fake", Grid(MARGIN, MARGIN, PITCH, PITCH, cols, rows))
+
+
+def fake_read(image, located, mines=None):
+    g = located.grid
+    rows = []
+    for y in range(g.rows):
+        rows.append(
+            "".join(
+                chr(image[MARGIN + y * PITCH + 1, MARGIN + x * PITCH + 1, 0]) for x in range(g.cols)
+            )
+        )
+    state = {v: k for k, v in STATES.items()}[int(image[0, 0, 0])]
+    return Reading(located, Board("\n".join(rows)), state, mines)
+
+
+def min_risk_plan(board, mines):
+    from solver.probability import mine_probabilities
+
+    class Move:
+        def __init__(self, x, y, p):
+            self.action, self.x, self.y, self.p_mine = "open", x, y, p
+
+    def choose(board, mines):
+        a = mine_probabilities(board, mines)
+        x, y = min(a.covered, key=lambda p: (a.probability(*p), p[1], p[0]))
+        return Move(x, y, float(a.probability(x, y)))
+
+    return plan_clicks(board, mines, choose_move=choose)
+
+
+def make_player(world, reader=None, **kwargs):
+    pointer = kwargs.pop("pointer", None) or Pointer(world)
+    mouse = Mouse(pointer)
+    player = Player(
+        world,
+        world.region,
+        mouse,
+        MouseMapping(1.0, 1.0),
+        reader=reader or Reader(fake_locate, lambda im, loc: fake_read(im, loc, world.size[2])),
+        restart=world.restart,
+        timing=FAST,
+        out=lambda line: None,
+        plan=min_risk_plan,
+        park=(world.region.left + 1, world.region.top + 1),
+        **kwargs,
+    )
+    return player, pointer
+
+
+def test_plays_whole_games_to_their_end():
+    world = World(9, 9, 10, seed=3)
+    player, _ = make_player(world)
+    summary = player.run(8)
+    assert summary.games == 8 and summary.wins + summary.losses == 8
+    assert world.restarts == 7
+    d = summary.as_dict()
+    assert d["misreads"] == 0 and d["misclicks"] == 0
+    for r in summary.results:
+        if r.outcome == "lost":
+            assert r.lost_p_mine is not None and r.lost_p_mine > 0  # only ever lost on a guess
+    # never the same cell twice within a game
+    assert len(world.opened) == sum(r.clicks for r in summary.results)
+
+
+def test_wins_a_board_that_needs_no_guess():
+    # Opening rules on an 8x8 board with 1 mine: after the first click everything is proven.
+    world = World(8, 8, 1, seed=5)
+    player, _ = make_player(world)
+    result = player.run(3).results
+    assert [r.outcome for r in result] == ["won"] * 3
+    assert all(r.guesses == 1 for r in result)  # only the first click
+
+
+def test_finished_game_on_screen_is_restarted_first():
+    world = World(8, 8, 1, seed=5)
+    world.game.open(0, 0)
+    while world.game.state == "playing":
+        cell = next((x, y) for (x, y), ch in world.game.board.items() if ch == ".")
+        world.game.open(*cell)
+    player, _ = make_player(world)
+    player.run(1)
+    assert world.restarts == 1
+
+
+def test_a_misread_frame_is_read_again():
+    world = World(9, 9, 10, seed=3)
+    calls = {"n": 0}
+
+    def flaky_read(image, located):
+        calls["n"] += 1
+        if calls["n"] in (2, 3):  # the same frame, read again after re-locating
+            raise FakeLowConfidence("cell (3, 4) below threshold")
+        return fake_read(image, located, 10)
+
+    player, _ = make_player(world, reader=Reader(fake_locate, flaky_read))
+    result = player.run(1).results[0]
+    assert result.rejected_frames == 1
+    assert result.outcome in ("won", "lost")
+
+
+def test_a_board_that_never_reads_cleanly_stops_without_clicking():
+    world = World(9, 9, 10, seed=3)
+
+    def bad_read(image, located):
+        raise FakeLowConfidence("cell (3, 4) has confidence 0.41")
+
+    player, _ = make_player(world, reader=Reader(fake_locate, bad_read))
+    with pytest.raises(PlayError, match=r"after 3 tries, nothing clicked: cell \(3, 4\)"):
+        player.run(1)
+    assert world.opened == []
+
+
+def test_a_contradictory_board_stops_without_clicking():
+    world = World(9, 9, 10, seed=3)
+
+    def contradictory(image, located):
+        reading = fake_read(image, located, 10)
+        return Reading(reading.located, Board("3" + "." * 8 + ("\n" + "." * 9) * 8), "playing", 1)
+
+    player, _ = make_player(world, reader=Reader(fake_locate, contradictory), mines=1)
+    with pytest.raises(PlayError, match="nothing clicked"):
+        player.run(1)
+    assert world.opened == []
+
+
+def test_changed_numbers_between_readings_stop_the_bot():
+    world = World(9, 9, 10, seed=3)
+    state = {"first": None}
+
+    def drifting(image, located):
+        reading = fake_read(image, located, 10)
+        if state["first"] is None and any(ch in "012345678" for _, ch in reading.board.items()):
+            state["first"] = reading.board
+            return reading
+        if state["first"] is not None:
+            board = reading.board.copy()
+            # the reader now sees every revealed number as something else
+            for (x, y), ch in reading.board.items():
+                if ch in "12345678":
+                    board[x, y] = "0" if ch != "0" else "1"
+            return Reading(reading.located, board, reading.state, 10)
+        return reading
+
+    player, _ = make_player(world, reader=Reader(fake_locate, drifting))
+    with pytest.raises(PlayError, match="revealed cells changed"):
+        player.run(1)
+
+
+def test_clicks_without_effect_are_never_repeated():
+    world = World(9, 9, 10, seed=3)
+    world.ignore_clicks = True
+    player, _ = make_player(world)
+    with pytest.raises(PlayError, match="already clicked and the screen has not changed"):
+        player.run(1)
+    assert len(world.opened) == len(set(world.opened)) == 1
+
+
+def test_window_trouble_stops_the_bot():
+    world = World(9, 9, 10, seed=3)
+
+    class Watch:
+        checks = 0
+
+        def check(self):
+            Watch.checks += 1
+            if Watch.checks > 2:
+                raise WindowError("the game window 'Mines' moved from (0, 0) to (40, 0): stopping")
+
+    player, _ = make_player(world, watch=Watch())
+    with pytest.raises(WindowError, match="moved"):
+        player.run(1)
+    assert len(world.opened) >= 1  # it played until the window moved ...
+    opened = len(world.opened)
+    assert Watch.checks == 3 and len(world.opened) == opened  # ... and not a click after
+
+
+def test_board_that_moves_is_a_clear_stop():
+    world = World(9, 9, 10, seed=3)
+    moved = {"on": False}
+
+    def locate(image, skins=None):
+        located = fake_locate(image, skins)
+        if moved["on"]:
+            return Located("fake", Grid(MARGIN + 1, MARGIN, PITCH, PITCH, 9, 9))
+        return located
+
+    def read(image, located):
+        if moved["on"] and located.grid.left == MARGIN:
+            raise FakeLowConfidence("grid does not fit")
+        return fake_read(image, located, 10)
+
+    player, pointer = make_player(world, reader=Reader(locate, read))
+    original = pointer.mouseUp
+
+    def up(button="left"):
+        original(button)
+        moved["on"] = True
+
+    pointer.mouseUp = up
+    with pytest.raises(PlayError, match="moved or changed size"):
+        player.run(1)
+
+
+def test_ctrl_c_during_a_click_releases_the_button():
+    world = World(9, 9, 10, seed=3)
+    player, pointer = make_player(world)
+
+    def interrupted(button="left"):
+        pointer.down = True
+        raise KeyboardInterrupt
+
+    pointer.mouseDown = interrupted
+    with pytest.raises(KeyboardInterrupt):
+        player.run(1)
+    assert pointer.down is False  # mouseUp ran
+
+
+def test_failsafe_corner_stops_the_bot():
+    world = World(9, 9, 10, seed=3)
+    player, pointer = make_player(world)
+
+    def move(x, y):
+        raise RuntimeError("corner")  # what pyautogui raises when the pointer is in a corner
+
+    pointer.moveTo = move
+    with pytest.raises(MouseError, match="failsafe"):
+        player.run(1)
+    assert world.opened == []
+
+
+def test_log_keeps_frames_boards_and_moves(tmp_path):
+    world = World(8, 8, 1, seed=5)
+    player, _ = make_player(world, log_dir=tmp_path)
+    player.run(2)
+    game = tmp_path / "game-001"
+    assert (game / "001.png").is_file() and (game / "final.png").is_file()
+    assert Board((game / "001.txt").read_text()).width == 8
+    moves = [json.loads(line) for line in (game / "moves.jsonl").read_text().splitlines()]
+    assert moves[0]["frame"] == 1 and moves[0]["action"] == "open"
+    result = json.loads((game / "result.json").read_text())
+    assert result["outcome"] == "won" and result["clicks"] == len(moves)
+    assert (tmp_path / "game-002" / "result.json").is_file()
+
+
+def test_json_summary_has_the_issue_fields():
+    world = World(8, 8, 1, seed=5)
+    player, _ = make_player(world)
+    d = player.run(2).as_dict()
+    for key in ("games", "wins", "losses", "misreads", "seconds_per_game"):
+        assert key in d
+    assert d["games"] == 2 and d["wins"] == 2 and d["win_rate"] == 1.0
+
+
+# --- pieces ------------------------------------------------------------------------------
+
+
+def test_plan_takes_every_safe_cell_at_once():
+    board = Board("01.\n01.\n01.")
+    plan = plan_clicks(board, 1)
+    assert {(c.x, c.y) for c in plan} == {(2, 0), (2, 2)}
+    assert all(c.p_mine == 0.0 for c in plan)
+
+
+def test_plan_guesses_with_the_policy_when_nothing_is_safe():
+    class Move:
+        action, x, y, p_mine = "open", 0, 1, 0.5
+
+    plan = plan_clicks(Board("1.\n.."), 1, choose_move=lambda b, m: Move())
+    assert [(c.x, c.y) for c in plan] == [(0, 1)]
+    assert plan[0].p_mine == pytest.approx(float(Fraction(1, 3)))
+
+
+def test_ledger_resets_when_the_screen_changes():
+    ledger = ClickLedger()
+    ledger.record(1, 1)
+    with pytest.raises(PlayError):
+        ledger.check(1, 1)
+    ledger.screen_changed()
+    ledger.record(1, 1)
+
+
+def test_inconsistent_cells_only_look_at_revealed_numbers():
+    assert inconsistent_cells(Board("1.\n.."), Board("1*\n*X")) == []
+    assert inconsistent_cells(Board("1.\n.."), Board(".1\n..")) == [(0, 0)]
