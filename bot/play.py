@@ -527,3 +527,98 @@ class Player:
 def restart_from_skin(player: Player, frame: Frame, reading: Any) -> None:
     """Start a new game the way the skin's metadata says (see ``templates/README.md``)."""
     raise PlayError("restart is not wired yet")
+
+
+# --- putting it together on a real screen -------------------------------------------------
+
+
+@dataclass
+class Attached:
+    """A board found on the real screen, ready to play: the player, the skin and the window."""
+
+    player: Player
+    skin: Any
+    window: Any  # WindowInfo or None when no window system is available
+    frame: Frame
+
+
+def find_game_window(board_desktop: Region) -> tuple[Any, Any]:
+    """The top-most X11 window holding the board (and the window backend), or (None, None)
+    where there is no X11 window system to ask."""
+    import os
+    import sys
+
+    if not sys.platform.startswith("linux") or not os.environ.get("DISPLAY"):
+        return None, None
+    from bot.window import X11Windows
+
+    try:
+        backend = X11Windows()
+    except WindowError:
+        return None, None
+    holders = [w for w in backend.windows() if w.region.contains(board_desktop)]
+    if not holders:
+        return None, backend
+    return holders[-1], backend
+
+
+def attach(
+    capture: Any,
+    mouse: Mouse | None,
+    *,
+    skins: Sequence[Any] | None = None,
+    window: Any = None,
+    reader: Reader | None = None,
+    **player_options: Any,
+) -> Attached:
+    """Find a board on the screen (any monitor, or inside ``window`` when given), the window
+    holding it, the mouse mapping and where to park the pointer; return a ready :class:`Player`.
+    """
+    from bot.mouse import measure_mapping
+    from bot.window import WindowWatch
+
+    reader = reader or Reader.default()
+    backend = None
+    if window is None:
+        desktop = capture.grab()
+        located = reader.locate(desktop.image, skins)
+        left, top, right, bottom = located.grid.bounds
+        (dl, dt), (dr, db) = desktop.to_desktop(left, top), desktop.to_desktop(right, bottom)
+        board_desktop = Region(int(dl), int(dt), max(1, int(dr - dl)), max(1, int(db - dt)))
+        window, backend = find_game_window(board_desktop)
+    else:
+        from bot.window import X11Windows
+
+        backend = X11Windows()
+    region = window.region if window is not None else capture.monitors[0]
+    frame = capture.grab(region)
+    located = reader.locate(frame.image, skins)
+    watch = None
+    if window is not None and backend is not None:
+        left, top, right, bottom = located.grid.bounds
+        (dl, dt), (dr, db) = frame.to_desktop(left, top), frame.to_desktop(right, bottom)
+        area = Region(int(dl), int(dt), max(1, int(dr - dl)), max(1, int(db - dt)))
+        watch = WindowWatch(backend, window, area)
+        watch.check()  # covered already: say so before anything else
+    park = None
+    if window is not None:
+        try:
+            from bot.programs import load_program
+
+            park = load_program(located.skin.name).park_point(window)
+        except ProgramError:
+            park = None  # no program description: leave the pointer where the clicks put it
+    mapping = measure_mapping(capture.monitors, mouse.size()) if mouse else MouseMapping()
+    player = Player(
+        capture,
+        region,
+        mouse,
+        mapping,
+        reader=reader,
+        skins=[located.skin],
+        watch=watch,
+        park=park,
+        **player_options,
+    )
+    player.located = located
+    return Attached(player, located.skin, window, frame)
