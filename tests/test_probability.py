@@ -15,8 +15,8 @@ from solver.errors import ContradictionError
 from solver.probability import mine_probabilities
 from tests.bruteforce import enumerate_probabilities
 
-BENCHMARKS = Path(__file__).resolve().parents[2] / "shared" / "benchmarks"
-SHARED_BENCHMARKS = BENCHMARKS if BENCHMARKS.is_dir() else Path(__file__).parent / "data"
+#: Copies of ../shared/benchmarks shipped with the package (`minebot speed` uses them too).
+SHARED_BENCHMARKS = Path(__file__).resolve().parents[1] / "bot" / "data"
 
 
 def board_from_layout(
