@@ -57,8 +57,9 @@ class Board:
 
     >>> b = Board.covered(3, 2)
     >>> b[0, 1] = "1"
+    >>> b[2, 0] = "F"
     >>> print(b)
-    ...
+    ..F
     1..
     """
 

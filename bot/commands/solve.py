@@ -75,8 +75,8 @@ def format_probabilities(board, analysis) -> str:
     >>> from solver.probability import mine_probabilities
     >>> b = Board("1.")
     >>> print(format_probabilities(b, mine_probabilities(b, 1)))
-           0    1
-      0    1 100%
+            0    1
+       0    1 100%
     """
     header = "    " + "".join(f"{x:5d}" for x in range(board.width))
     lines = [header]
