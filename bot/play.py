@@ -296,7 +296,7 @@ class Player:
         self.region = region
         self.mouse = mouse
         self.mapping = mapping
-        self.reader = reader or Reader.default()
+        self._reader = reader
         self.skins = skins
         self.mines = mines
         self.watch = watch
@@ -311,6 +311,12 @@ class Player:
         self.located: Any = None
         self.rejected = 0
         self._warned_estimate = False
+
+    @property
+    def reader(self) -> Reader:
+        if self._reader is None:
+            self._reader = Reader.default()
+        return self._reader
 
     # --- looking ---------------------------------------------------------------------------
 
