@@ -160,3 +160,16 @@ def test_number_with_too_many_flags_names_the_cell():
 def test_mine_count_the_board_cannot_hold():
     with pytest.raises(ContradictionError, match="mines are left"):
         mine_probabilities(Board("1..\n..."), 7)
+
+
+def test_component_over_the_work_budget_is_approximated_and_labelled(monkeypatch):
+    import solver.probability as engine
+
+    board = read_board(str(SHARED_BENCHMARKS / "super-board-of-death.txt"))
+    monkeypatch.setattr(engine, "MAX_WORK", 1000)
+    analysis = engine.mine_probabilities(board, 51)
+    assert not analysis.exact
+    assert len(analysis.approximate) > 100
+    # Still a probability for every covered cell, each within [0, 1].
+    assert all(0 <= p <= 1 for p in analysis.probabilities.values())
+    assert len(analysis.probabilities) == len(board.covered_cells())
