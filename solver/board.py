@@ -143,6 +143,10 @@ class Board:
         """Flags, shown mines and the exploded mine: cells the solver counts as mines."""
         return sum(ch in MINE_CHARS for ch in self._cells)
 
+    def flat(self) -> list[str]:
+        """Every cell's character, row by row (a copy: index ``y * width + x``)."""
+        return list(self._cells)
+
     @property
     def rows(self) -> list[str]:
         """The text form's rows."""

@@ -93,9 +93,11 @@ def board_constraints(board: Board, mines: int) -> Constraints:
     ask different counts of the same cells, or more mines on the board than ``mines``.
     """
     width, height = board.width, board.height
-    cells = [ch for _, ch in board.items()]
+    cells = board.flat()
     table = _neighbour_table(width, height)
-    known = sum(ch in MINE_CHARS for ch in cells)
+    is_covered = [ch in COVERED_CHARS for ch in cells]
+    is_mine = [ch in MINE_CHARS for ch in cells]
+    known = sum(is_mine)
     if known > mines:
         raise ContradictionError(
             f"{known} flags and shown mines on the board, but only {mines} mines in total"
@@ -104,9 +106,12 @@ def board_constraints(board: Board, mines: int) -> Constraints:
     for i, ch in enumerate(cells):
         if ch not in NUMBERS:
             continue
-        covered = [j for j in table[i] if cells[j] in COVERED_CHARS]
-        flagged = sum(cells[j] in MINE_CHARS for j in table[i])
+        around = table[i]
+        covered = [j for j in around if is_covered[j]]
+        flagged = sum(map(is_mine.__getitem__, around))
         value = int(ch) - flagged
+        if not covered and value == 0:
+            continue  # the common case: a number with nothing left to say
         pos = (i % width, i // width)
         if value < 0:
             raise ContradictionError(
@@ -149,8 +154,8 @@ def board_constraints(board: Board, mines: int) -> Constraints:
     by_key: dict[tuple[int, ...], list[Position]] = {}
     outside: list[Position] = []
     covered_all: list[Position] = []
-    for i, ch in enumerate(cells):
-        if ch not in COVERED_CHARS:
+    for i, covered_cell in enumerate(is_covered):
+        if not covered_cell:
             continue
         pos = (i % width, i // width)
         covered_all.append(pos)
@@ -185,11 +190,16 @@ def _propagate(equations: list[tuple[Position, int, set[int]]]) -> dict[int, boo
     more mines than cells, is a contradiction naming the number.
     """
     forced: dict[int, bool] = {}
+    pending = [e for e, (_, value, members) in enumerate(equations) if value in (0, len(members))]
+    if not pending:
+        return forced
     holders: dict[int, list[int]] = {}
     for e, (_, _, members) in enumerate(equations):
         for j in members:
-            holders.setdefault(j, []).append(e)
-    pending = list(range(len(equations)))
+            if j in holders:
+                holders[j].append(e)
+            else:
+                holders[j] = [e]
     while pending:
         e = pending.pop()
         pos, value, members = equations[e]

@@ -331,7 +331,18 @@ def _combine(cons: Constraints, mines: int, counts: list[_ComponentCount]) -> An
         )
 
     probs: dict[Position, Fraction] = {}
+    safe: list[Position] = []
+    certain: list[Position] = []
     approximate: list[Position] = []
+
+    def settle(cells: tuple[Position, ...], p: Fraction) -> None:
+        for cell in cells:
+            probs[cell] = p
+        if p == 0:
+            safe.extend(cells)
+        elif p == 1:
+            certain.extend(cells)
+
     for i, count in enumerate(counts):
         others = _poly_mul(prefix[i], suffix[i + 1])
         # weight[m]: layouts of everything else, given this component holds m mines.
@@ -343,24 +354,18 @@ def _combine(cons: Constraints, mines: int, counts: list[_ComponentCount]) -> An
             group = cons.groups[g]
             if count.exact:
                 mass = sum(e * w for e, w in zip(count.weighted[g], weight, strict=False) if e)
-                p = Fraction(mass, solutions * group.size)
+                settle(group.cells, Fraction(mass, solutions * group.size))
             else:
-                p = Fraction(count.approx[g]).limit_denominator(10**6)
+                settle(group.cells, Fraction(count.approx[g]).limit_denominator(10**6))
                 approximate.extend(group.cells)
-            for cell in group.cells:
-                probs[cell] = p
     if n_out:
         mass = sum(w * outside_ways(m) * (left - m) for m, w in enumerate(everything) if w)
-        p_out = Fraction(mass, solutions * n_out)
-        for cell in cons.outside:
-            probs[cell] = p_out
+        settle(cons.outside, Fraction(mass, solutions * n_out))
+    settle(cons.forced_mines, Fraction(1))
+    settle(cons.forced_safe, Fraction(0))
+    safe = sorted(safe, key=_row_major)
+    certain = sorted(certain, key=_row_major)
 
-    for cell in cons.forced_mines:
-        probs[cell] = Fraction(1)
-    for cell in cons.forced_safe:
-        probs[cell] = Fraction(0)
-    safe = tuple(c for c in cons.covered if probs[c] == 0)
-    certain = tuple(c for c in cons.covered if probs[c] == 1)
     return Analysis(
         width=cons.width,
         height=cons.height,
@@ -368,11 +373,15 @@ def _combine(cons: Constraints, mines: int, counts: list[_ComponentCount]) -> An
         solutions=solutions,
         exact=not approximate,
         covered=cons.covered,
-        safe=safe,
-        mines_certain=certain,
+        safe=tuple(safe),
+        mines_certain=tuple(certain),
         approximate=tuple(approximate),
         _probabilities=probs,
     )
+
+
+def _row_major(cell: Position) -> tuple[int, int]:
+    return cell[1], cell[0]
 
 
 def _cells_text(cells: tuple[Position, ...]) -> str:
