@@ -367,12 +367,13 @@ class Player:
         return estimate
 
     def read(
-        self, frame: Frame, previous: Board | None = None
+        self, frame: Frame, previous: Board | None = None, want_plan: bool = True
     ) -> tuple[Frame, Any, list[PlannedClick] | None]:
         """Read ``frame`` (re-grabbing until it reads cleanly) and plan the next clicks.
 
         Returns the frame the reading came from, the reading, and the plan (None when the game
-        is over). Stops with :class:`PlayError` when the screen does not clear up.
+        is over; empty when ``want_plan`` is false). Stops with :class:`PlayError` when the
+        screen does not clear up.
         """
         problem = ""
         for attempt in range(self.timing.reread_tries):
@@ -384,6 +385,8 @@ class Player:
                 reading = self._read_once(frame, previous)
                 if reading.state != "playing":
                     return frame, reading, None
+                if not want_plan:
+                    return frame, reading, []
                 return frame, reading, self.plan(reading.board, self.mine_count(reading))
             except _STOP_ERRORS:
                 raise
@@ -475,6 +478,7 @@ class Player:
             frame, changed = self.settle(before)
             if changed:
                 ledger.screen_changed()
+                frame = self.await_opened(frame, board, plan)
         seconds = self.clock() - start
         outcome = reading.state
         lost_on = lost_p = None
@@ -502,6 +506,18 @@ class Player:
             log.finish(frame, board, result)
         self._last = (frame, reading)
         return result
+
+    def await_opened(self, frame: Frame, previous: Board, batch: list[PlannedClick]) -> Frame:
+        """Some games draw a click in steps (a pressed cell first, the number a moment later):
+        keep looking until every clicked cell shows as opened, the game ends, or the screen
+        stops changing within ``change_timeout``."""
+        while True:
+            frame, reading, plan = self.read(frame, previous, want_plan=False)
+            if plan is None or all(reading.board[c.x, c.y] not in ".?" for c in batch):
+                return frame
+            frame, changed = self.settle(board_crop(frame.image, self.located.grid))
+            if not changed:
+                return frame
 
     def start_fresh(self) -> None:
         """If the screen shows a finished game, start a new one first."""

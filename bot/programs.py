@@ -142,7 +142,8 @@ class Program:
 
 def load_program(skin: str) -> Program:
     """The program description of skin ``skin`` (its folder's ``program.json``)."""
-    for folder in template_dirs():
+    # A later skin folder overrides an earlier one (the user's over the shipped ones).
+    for folder in reversed(template_dirs()):
         path = folder / skin / PROGRAM_FILE
         if path.is_file():
             try:

@@ -100,11 +100,17 @@ class World:
         self.opened: list[tuple[int, int]] = []
         self.ignore_clicks = False
         self.restarts = 0
+        self.pressed_frames = 0  # grabs that still show the clicked cell "pressed", not opened
+        self._pressed: list[tuple[Board, tuple[int, int]]] = []
 
     def render(self) -> np.ndarray:
         w, h = self.region.width, self.region.height
         image = np.full((h, w, 3), 200, np.uint8)
         board = self.game.board
+        if self._pressed:
+            board, (px, py) = self._pressed.pop()
+            board = board.copy()
+            board[px, py] = "?"  # drawn differently from covered, but still not opened
         for (x, y), ch in board.items():
             top, left = MARGIN + y * PITCH, MARGIN + x * PITCH
             image[top : top + PITCH, left : left + PITCH] = ord(ch)
@@ -118,6 +124,7 @@ class World:
 
     def restart(self, player, frame, reading):
         self.restarts += 1
+        self._pressed = []
         self.seed += 1
         self.game = Game(*self.size, rules=self.rules, seed=self.seed)
 
@@ -126,6 +133,7 @@ class World:
         x, y = int((fx - MARGIN) // PITCH), int((fy - MARGIN) // PITCH)
         assert 0 <= x < self.size[0] and 0 <= y < self.size[1], "click outside the board"
         self.opened.append((x, y))
+        self._pressed = [(self.game.board, (x, y))] * self.pressed_frames
         if not self.ignore_clicks and self.game.state == "playing":
             self.game.open(x, y)
 
@@ -239,6 +247,15 @@ def test_wins_a_board_that_needs_no_guess():
     assert all(r.guesses == 1 for r in result)  # only the first click
 
 
+def test_cells_drawn_in_steps_are_waited_for():
+    world = World(9, 9, 10, seed=3)
+    world.pressed_frames = 3
+    player, _ = make_player(world)
+    summary = player.run(3)
+    assert summary.as_dict()["misclicks"] == 0 and summary.as_dict()["misreads"] == 0
+    assert len(world.opened) == sum(r.clicks for r in summary.results)
+
+
 def test_finished_game_on_screen_is_restarted_first():
     world = World(8, 8, 1, seed=5)
     world.game.open(0, 0)
@@ -293,25 +310,25 @@ def test_a_contradictory_board_stops_without_clicking():
 
 def test_changed_numbers_between_readings_stop_the_bot():
     world = World(9, 9, 10, seed=3)
-    state = {"first": None}
+    seen = {"with_numbers": 0}
 
     def drifting(image, located):
         reading = fake_read(image, located, 10)
-        if state["first"] is None and any(ch in "012345678" for _, ch in reading.board.items()):
-            state["first"] = reading.board
+        if any(ch in "12345678" for _, ch in reading.board.items()):
+            seen["with_numbers"] += 1
+        if seen["with_numbers"] < 3:
             return reading
-        if state["first"] is not None:
-            board = reading.board.copy()
-            # the reader now sees every revealed number as something else
-            for (x, y), ch in reading.board.items():
-                if ch in "12345678":
-                    board[x, y] = "0" if ch != "0" else "1"
-            return Reading(reading.located, board, reading.state, 10)
-        return reading
+        # from the third reading on, the reader sees every revealed number as something else
+        board = reading.board.copy()
+        for (x, y), ch in reading.board.items():
+            if ch in "12345678":
+                board[x, y] = "0"
+        return Reading(reading.located, board, reading.state, 10)
 
     player, _ = make_player(world, reader=Reader(fake_locate, drifting))
-    with pytest.raises(PlayError, match="revealed cells changed"):
+    with pytest.raises(PlayError, match=r"after 3 tries, nothing clicked: revealed cells changed"):
         player.run(1)
+    assert len(world.opened) == len(set(world.opened))
 
 
 def test_clicks_without_effect_are_never_repeated():
