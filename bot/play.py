@@ -173,9 +173,12 @@ def plan_clicks(board: Board, mines: int, choose_move: Callable[..., Any] | None
     if analysis.safe:
         return [PlannedClick(x, y, 0.0) for x, y in sorted(analysis.safe, key=lambda p: p[::-1])]
     if choose_move is None:
-        from solver.moves import choose_move
-    move = choose_move(board, mines)
-    if move.action != "open":
+        try:
+            from solver.moves import choose_move
+        except ImportError:  # the policy module is optional: lowest risk, top-left first
+            choose_move = None
+    move = choose_move(board, mines) if choose_move is not None else None
+    if move is None or move.action != "open":
         # Flags are never needed to win; a policy that wants one gets the least risky cell.
         x, y = min(analysis.covered, key=lambda p: (analysis.probability(*p), p[::-1]))
         return [PlannedClick(x, y, float(analysis.probability(x, y)))]
@@ -546,9 +549,53 @@ class Player:
         return summary
 
 
+def restart_point(spec: dict[str, Any], grid: Any, scale: float) -> tuple[float, float]:
+    """The frame point of a restart click described relative to the board: fractions of the
+    board's width/height plus offsets in skin pixels (times the located scale).
+
+    >>> class G: bounds = (16, 81, 646, 417)
+    >>> restart_point({"x_fraction": 0.5, "y_offset": -40}, G(), 1.0)
+    (331.0, 41.0)
+    """
+    left, top, right, bottom = grid.bounds
+    x = left + float(spec.get("x_fraction", 0.0)) * (right - left)
+    y = top + float(spec.get("y_fraction", 0.0)) * (bottom - top)
+    return x + float(spec.get("x_offset", 0.0)) * scale, y + float(
+        spec.get("y_offset", 0.0)
+    ) * scale
+
+
 def restart_from_skin(player: Player, frame: Frame, reading: Any) -> None:
-    """Start a new game the way the skin's metadata says (see ``templates/README.md``)."""
-    raise PlayError("restart is not wired yet")
+    """Start a new game the way the skin's metadata (``skin.json`` ``"restart"``) says: a key
+    (``{"key": "n"}``) or a click relative to the board (``{"click": {"x_fraction": 0.5,
+    "y_offset": -40}}``); then wait until the board has changed and reads as a game in play."""
+    located = player.located
+    spec = dict(located.skin.meta.get("restart", {}))
+    if player.mouse is None:
+        raise PlayError("cannot restart the game without a mouse")
+    before = board_crop(frame.image, located.grid)
+    player.check_window()
+    if "key" in spec:
+        player.park_pointer()  # focus follows the pointer on a bare X server: keep it inside
+        player.mouse.press(str(spec["key"]))
+    elif "click" in spec:
+        fx, fy = restart_point(spec["click"], located.grid, float(getattr(located, "scale", 1.0)))
+        player.board_mouse(frame).click_frame_point(fx, fy)
+        player.park_pointer()
+    else:
+        raise PlayError(
+            f"skin {located.skin.name!r} does not say how to restart a game "
+            '(skin.json needs a "restart" with a "key" or a "click")'
+        )
+    new, changed = player.settle(before)
+    if not changed:
+        raise PlayError(f"the {located.skin.name} game did not restart: the board did not change")
+    for _ in range(player.timing.reread_tries):
+        new, reading_now, plan = player.read(new, want_plan=False)
+        if plan is not None:
+            return
+        new, _ = player.settle(board_crop(new.image, located.grid))
+    raise PlayError(f"the {located.skin.name} game did not restart: still {reading_now.state}")
 
 
 # --- putting it together on a real screen -------------------------------------------------
