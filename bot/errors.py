@@ -30,3 +30,30 @@ class MouseError(MinebotError):
 
 class PlayError(MinebotError):
     """Live play stopped on purpose: the screen stopped matching a board the bot can trust."""
+
+
+# --- screen reading: skins, locating the board, classifying cells (bot/skins.py, locate.py,
+# classify.py, read.py) ---
+
+
+class SkinFormatError(MinebotError):
+    """A skin folder is malformed: the message names the file (skin.json or an image)."""
+
+
+class UnknownSkinError(MinebotError):
+    """No skin of that name in any skin folder."""
+
+
+class BoardNotFoundError(MinebotError):
+    """No board of any known skin was found in the picture."""
+
+
+class LowConfidenceError(MinebotError):
+    """Some cells do not match any template well enough: the reader refuses to guess.
+
+    ``cells`` lists their ``(x, y)`` positions.
+    """
+
+    def __init__(self, message: str, cells: tuple[tuple[int, int], ...] = ()) -> None:
+        super().__init__(message)
+        self.cells = cells

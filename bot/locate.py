@@ -1,0 +1,400 @@
+"""Find a board in a picture: which skin, where the cell lattice is, how many rows and columns.
+
+For each skin (all known skins unless told):
+
+1. **Where to look.** The most common colour of each anchor template (a covered cell, an empty
+   revealed cell) is looked up in the picture, sampled every other pixel; only the areas dense
+   in that colour are searched further. Flat colours survive desktop scaling, so this works at
+   every scale, and skins whose colours are absent cost almost nothing.
+2. **Anchors.** In those areas the anchor templates, stretched to each candidate pitch (the
+   skin's desktop scalings, or a range of pitches for games whose cells grow with the window),
+   are matched with :func:`cv2.matchTemplate`. Good matches vote for the lattice phase (origin
+   modulo pitch); the largest cluster of matches on the winning phase seeds the board.
+3. **Extent.** The seed box grows one ring of cells at a time while the cells just outside it
+   classify confidently (:mod:`bot.classify`), so a border row without any anchor (all numbers)
+   is still found, and the board frame stops the growth.
+
+The candidate with the most confidently read cells wins.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import numpy as np
+
+from bot.classify import classify_cells
+from bot.errors import BoardNotFoundError
+from bot.skins import Skin, load_skins
+
+
+@dataclass(frozen=True)
+class Grid:
+    """The cell lattice in frame pixels.
+
+    ``left``, ``top``: where cell (0, 0)'s top-left corner is; ``pitch_x``, ``pitch_y``: distance
+    from one cell to the next (float: desktop scaling makes it fractional).
+
+    >>> g = Grid(left=10, top=20, pitch_x=16, pitch_y=16, cols=9, rows=9)
+    >>> g.cell_rect(1, 2)
+    (26, 52, 16, 16)
+    >>> g.cell_center(0, 0)
+    (18.0, 28.0)
+    >>> g.bounds
+    (10, 20, 154, 164)
+    >>> g.cell_at(27.5, 53), g.cell_at(5, 5)
+    ((1, 2), None)
+    """
+
+    left: float
+    top: float
+    pitch_x: float
+    pitch_y: float
+    cols: int
+    rows: int
+
+    def cell_rect(self, x: int, y: int) -> tuple[int, int, int, int]:
+        """``(left, top, width, height)`` of cell ``(x, y)`` in whole frame pixels."""
+        left = round(self.left + x * self.pitch_x)
+        top = round(self.top + y * self.pitch_y)
+        right = round(self.left + (x + 1) * self.pitch_x)
+        bottom = round(self.top + (y + 1) * self.pitch_y)
+        return left, top, right - left, bottom - top
+
+    def cell_center(self, x: int, y: int) -> tuple[float, float]:
+        """The middle of cell ``(x, y)`` in frame pixels (where to click)."""
+        return (self.left + (x + 0.5) * self.pitch_x, self.top + (y + 0.5) * self.pitch_y)
+
+    @property
+    def bounds(self) -> tuple[float, float, float, float]:
+        """``(left, top, right, bottom)`` of the whole board in frame pixels."""
+        return (
+            self.left,
+            self.top,
+            self.left + self.cols * self.pitch_x,
+            self.top + self.rows * self.pitch_y,
+        )
+
+    def cell_at(self, px: float, py: float) -> tuple[int, int] | None:
+        """The cell holding frame pixel ``(px, py)``, or None outside the board."""
+        x = int(np.floor((px - self.left) / self.pitch_x))
+        y = int(np.floor((py - self.top) / self.pitch_y))
+        return (x, y) if 0 <= x < self.cols and 0 <= y < self.rows else None
+
+    def moved(self, dx: float, dy: float) -> Grid:
+        """The same grid shifted by ``(dx, dy)`` pixels (a crop or an offset desktop)."""
+        return Grid(self.left + dx, self.top + dy, self.pitch_x, self.pitch_y, self.cols, self.rows)
+
+
+@dataclass(frozen=True)
+class Located:
+    """A board found in a picture: its skin, its grid and the scale (grid pitch / skin pitch)."""
+
+    skin: Skin
+    grid: Grid
+    scale: float
+
+
+@dataclass(frozen=True)
+class _Candidate:
+    located: Located
+    confident: int
+    mean_confidence: float
+
+
+def locate_board(frame_bgr: np.ndarray, skins: Sequence[Skin] | None = None) -> Located:
+    """Find the board in ``frame_bgr`` (BGR or BGRA, a window or a whole desktop).
+
+    Raises :class:`~bot.errors.BoardNotFoundError` when no skin's board is there.
+    """
+    import cv2
+
+    if frame_bgr is None or frame_bgr.ndim != 3 or frame_bgr.shape[2] not in (3, 4):
+        raise BoardNotFoundError("not a colour picture (expected an H x W x 3 or 4 array)")
+    frame = np.ascontiguousarray(frame_bgr[:, :, :3])
+    skins = load_skins() if skins is None else list(skins)
+    if not skins:
+        raise BoardNotFoundError("no skins to look for (no skin folders found)")
+    gray = cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY)
+    best: _Candidate | None = None
+    for skin in skins:
+        found = _locate_skin(frame, gray, skin)
+        if found is not None and (
+            best is None
+            or (found.confident, found.mean_confidence) > (best.confident, best.mean_confidence)
+        ):
+            best = found
+    if best is None:
+        names = ", ".join(s.name for s in skins)
+        raise BoardNotFoundError(
+            f"no board found in the {frame.shape[1]}x{frame.shape[0]} picture "
+            f"(skins tried: {names})"
+        )
+    return best.located
+
+
+# -- step 1: where to look ----------------------------------------------------------------------
+
+
+def _key_colours(skin: Skin) -> list[np.ndarray]:
+    """The most common colour of each anchor template (BGR)."""
+    colours = skin.cache.get("key_colours")
+    if colours is None:
+        colours = []
+        for anchor in skin.anchors:
+            pixels = skin.templates[anchor].reshape(-1, 3)
+            values, counts = np.unique(pixels, axis=0, return_counts=True)
+            colours.append(values[counts.argmax()].astype(np.int16))
+        skin.cache["key_colours"] = colours
+    return colours
+
+
+def _regions(frame: np.ndarray, skin: Skin) -> list[tuple[int, int, int, int]]:
+    """Boxes ``(x0, y0, x1, y1)`` of the frame dense in the skin's key colours."""
+    import cv2
+
+    step = 2
+    small = frame[::step, ::step]
+    tol = max(6, skin.tolerance // 3)
+    mask = np.zeros(small.shape[:2], np.uint8)
+    for colour in _key_colours(skin):
+        lo = np.clip(colour - tol, 0, 255).astype(np.uint8)
+        hi = np.clip(colour + tol, 0, 255).astype(np.uint8)
+        mask |= cv2.inRange(small, lo, hi)
+    # Density in blocks about a third of the smallest cell, then close the gaps between cells.
+    smallest = min(skin.pitch_x, skin.pitch_y) * min(skin.scales + (1.0,))
+    if skin.scales_with_window:
+        smallest = skin.pitch_range[0]
+    block = max(2, int(smallest / step / 2))
+    h, w = mask.shape
+    hb, wb = h // block, w // block
+    if hb == 0 or wb == 0:
+        return []
+    dens = mask[: hb * block, : wb * block].reshape(hb, block, wb, block).mean(axis=(1, 3))
+    dense = (dens > 255 * 0.15).astype(np.uint8)
+    dense = cv2.dilate(dense, np.ones((5, 5), np.uint8))
+    count, labels, stats, _ = cv2.connectedComponentsWithStats(dense, connectivity=8)
+    boxes = []
+    largest = max(skin.pitch_range[1], max(skin.pitch_x, skin.pitch_y) * max(skin.scales))
+    pad = int(2 * largest)
+    for i in range(1, count):
+        x, y, bw, bh, _area = stats[i]
+        if bw * block * step < smallest * 2 or bh * block * step < smallest * 2:
+            continue  # smaller than two cells
+        x0 = max(0, x * block * step - pad)
+        y0 = max(0, y * block * step - pad)
+        x1 = min(frame.shape[1], (x + bw) * block * step + pad)
+        y1 = min(frame.shape[0], (y + bh) * block * step + pad)
+        boxes.append((x0, y0, x1, y1))
+    return boxes
+
+
+# -- step 2: anchors and the lattice ------------------------------------------------------------
+
+
+def _candidate_pitches(skin: Skin) -> list[tuple[float, float]]:
+    if not skin.scales_with_window:
+        return [(skin.pitch_x * s, skin.pitch_y * s) for s in skin.scales]
+    lo, hi = skin.pitch_range
+    pitches, p = [], lo
+    while p <= hi:
+        pitches.append(p)
+        p *= 1.07  # neighbouring steps overlap; the lattice fit finds the exact pitch
+    return [(p, p * skin.pitch_y / skin.pitch_x) for p in pitches]
+
+
+def _anchor_image(skin: Skin, anchor: str, px: float, py: float) -> np.ndarray:
+    import cv2
+
+    key = ("anchor", anchor, round(px, 3), round(py, 3))
+    image = skin.cache.get(key)
+    if image is None:
+        i = skin.inset
+        inner = skin.templates[anchor][i : skin.pitch_y - i, i : skin.pitch_x - i]
+        gray = cv2.cvtColor(inner, cv2.COLOR_BGR2GRAY)
+        sx, sy = px / skin.pitch_x, py / skin.pitch_y
+        size = (max(3, round(gray.shape[1] * sx)), max(3, round(gray.shape[0] * sy)))
+        interp = cv2.INTER_AREA if sx < 1 else cv2.INTER_LINEAR
+        image = cv2.resize(gray, size, interpolation=interp) if (sx, sy) != (1, 1) else gray
+        skin.cache[key] = image
+    return image
+
+
+def _anchor_matches(
+    gray: np.ndarray, skin: Skin, px: float, py: float
+) -> tuple[np.ndarray, np.ndarray]:
+    """Top-left corners (x, y) of cells whose anchor template matches well, in ``gray``."""
+    import cv2
+
+    xs_all, ys_all = [], []
+    for anchor in skin.anchors:
+        templ = _anchor_image(skin, anchor, px, py)
+        th, tw = templ.shape
+        if gray.shape[0] < th or gray.shape[1] < tw:
+            continue
+        result = cv2.matchTemplate(gray, templ, cv2.TM_SQDIFF) / float(templ.size)
+        limit = (skin.tolerance * 0.5) ** 2
+        kernel = np.ones((max(3, int(py * 0.5)), max(3, int(px * 0.5))), np.uint8)
+        local_min = cv2.erode(result, kernel)
+        ys, xs = np.nonzero((result <= limit) & (result <= local_min))
+        off_x, off_y = skin.inset * px / skin.pitch_x, skin.inset * py / skin.pitch_y
+        xs_all.append(xs - off_x)
+        ys_all.append(ys - off_y)
+        if xs.size >= 3:
+            break  # enough to place the lattice; the extent step does the rest
+    if not xs_all:
+        return np.empty(0), np.empty(0)
+    return np.concatenate(xs_all), np.concatenate(ys_all)
+
+
+def _phase(values: np.ndarray, pitch: float) -> float:
+    """The most voted-for position modulo ``pitch`` (circular, 1 px bins)."""
+    bins = max(1, int(round(pitch)))
+    phases = np.mod(values, pitch)
+    hist = np.bincount(np.floor(phases * bins / pitch).astype(int) % bins, minlength=bins)
+    smooth = hist + np.roll(hist, 1) + np.roll(hist, -1)
+    centre = (smooth.argmax() + 0.5) * pitch / bins
+    delta = (phases - centre + pitch / 2) % pitch - pitch / 2
+    near = np.abs(delta) <= 1.5
+    return float(centre + delta[near].mean()) if near.any() else float(centre)
+
+
+def _lattice(
+    xs: np.ndarray, ys: np.ndarray, px: float, py: float
+) -> tuple[float, float, np.ndarray, np.ndarray] | None:
+    """Phase of the lattice and the lattice indices of the matches that sit on it."""
+    if xs.size < 2:
+        return None
+    fx, fy = _phase(xs, px), _phase(ys, py)
+    kx = np.round((xs - fx) / px)
+    ky = np.round((ys - fy) / py)
+    on = (np.abs(xs - fx - kx * px) <= 1.5) & (np.abs(ys - fy - ky * py) <= 1.5)
+    if on.sum() < 2:
+        return None
+    return fx, fy, kx[on].astype(int), ky[on].astype(int)
+
+
+def _seed_box(kx: np.ndarray, ky: np.ndarray) -> tuple[int, int, int, int]:
+    """Bounding box ``(x0, y0, x1, y1)`` (inclusive) of the largest cluster of lattice seeds."""
+    import cv2
+
+    x0, y0 = kx.min(), ky.min()
+    mask = np.zeros((ky.max() - y0 + 1, kx.max() - x0 + 1), np.uint8)
+    mask[ky - y0, kx - x0] = 1
+    grown = cv2.dilate(mask, np.ones((3, 3), np.uint8))
+    count, labels = cv2.connectedComponents(grown, connectivity=8)
+    if count > 2:
+        sizes = np.bincount(labels[mask > 0], minlength=count)
+        sizes[0] = 0
+        keep = (labels == sizes.argmax()) & (mask > 0)
+    else:
+        keep = mask > 0
+    ys, xs = np.nonzero(keep)
+    return x0 + xs.min(), y0 + ys.min(), x0 + xs.max(), y0 + ys.max()
+
+
+# -- step 3: extent -----------------------------------------------------------------------------
+
+
+def _grow(
+    frame: np.ndarray,
+    skin: Skin,
+    fx: float,
+    fy: float,
+    px: float,
+    py: float,
+    box: tuple[int, int, int, int],
+) -> _Candidate | None:
+    """Grow ``box`` (lattice indices, inclusive) while the ring around it reads confidently."""
+    import cv2
+
+    h, w = frame.shape[:2]
+    # Lattice indices whose cell lies wholly inside the frame.
+    kx_min, kx_max = int(np.ceil(-fx / px)), int(np.floor((w - fx) / px)) - 1
+    ky_min, ky_max = int(np.ceil(-fy / py)), int(np.floor((h - fy) / py)) - 1
+    x0, y0, x1, y1 = box
+    for _ in range(200):
+        gx0, gy0 = max(x0 - 1, kx_min), max(y0 - 1, ky_min)
+        gx1, gy1 = min(x1 + 1, kx_max), min(y1 + 1, ky_max)
+        if gx1 < gx0 or gy1 < gy0:
+            return None
+        grid = _grid(fx, fy, px, py, gx0, gy0, gx1, gy1)
+        scores = classify_cells(frame, grid, skin)
+        good = (scores.confidence >= skin.min_confidence) & (scores.margin >= skin.min_margin)
+        count, labels = cv2.connectedComponents(good.astype(np.uint8), connectivity=8)
+        seeds = labels[y0 - gy0 : y1 - gy0 + 1, x0 - gx0 : x1 - gx0 + 1]
+        sizes = np.bincount(seeds.reshape(-1), minlength=count)
+        sizes[0] = 0
+        if sizes.max() == 0:
+            return None
+        ys, xs = np.nonzero(labels == sizes.argmax())
+        nx0, ny0, nx1, ny1 = gx0 + xs.min(), gy0 + ys.min(), gx0 + xs.max(), gy0 + ys.max()
+        # The box never shrinks below the seeds: a seed cell under the pointer still belongs.
+        nx0, ny0, nx1, ny1 = min(nx0, x0), min(ny0, y0), max(nx1, x1), max(ny1, y1)
+        if (nx0, ny0, nx1, ny1) == (x0, y0, x1, y1):
+            inner = good[y0 - gy0 : y1 - gy0 + 1, x0 - gx0 : x1 - gx0 + 1]
+            conf = scores.confidence[y0 - gy0 : y1 - gy0 + 1, x0 - gx0 : x1 - gx0 + 1]
+            grid = _grid(fx, fy, px, py, x0, y0, x1, y1)
+            located = Located(skin, grid, float(px / skin.pitch_x))
+            return _Candidate(located, int(inner.sum()), float(conf.mean()))
+        x0, y0, x1, y1 = nx0, ny0, nx1, ny1
+    return None
+
+
+def _grid(fx: float, fy: float, px: float, py: float, x0: int, y0: int, x1: int, y1: int) -> Grid:
+    """The grid of lattice cells ``x0..x1`` by ``y0..y1`` (inclusive)."""
+    return Grid(
+        float(fx + x0 * px),
+        float(fy + y0 * py),
+        float(px),
+        float(py),
+        int(x1 - x0 + 1),
+        int(y1 - y0 + 1),
+    )
+
+
+def _refine_pitch(xs: np.ndarray, ys: np.ndarray, px: float, py: float) -> tuple[float, float]:
+    """Least-squares pitch from matches spread over the board (cells that scale with the window)."""
+    fit_x, fit_y = px, py
+    for _ in range(2):
+        lat = _lattice(xs, ys, fit_x, fit_y)
+        if lat is None:
+            return fit_x, fit_y
+        fx, fy, kx, ky = lat
+        on_x = np.round((xs - fx) / fit_x)
+        on_y = np.round((ys - fy) / fit_y)
+        keep = (np.abs(xs - fx - on_x * fit_x) <= 2.5) & (np.abs(ys - fy - on_y * fit_y) <= 2.5)
+        if np.ptp(on_x[keep], initial=0) >= 2:
+            fit_x = float(np.polyfit(on_x[keep], xs[keep], 1)[0])
+        if np.ptp(on_y[keep], initial=0) >= 2:
+            fit_y = float(np.polyfit(on_y[keep], ys[keep], 1)[0])
+    return fit_x, fit_y
+
+
+def _locate_skin(frame: np.ndarray, gray: np.ndarray, skin: Skin) -> _Candidate | None:
+    best: _Candidate | None = None
+    for x0, y0, x1, y1 in _regions(frame, skin):
+        roi = gray[y0:y1, x0:x1]
+        for px, py in _candidate_pitches(skin):
+            xs, ys = _anchor_matches(roi, skin, px, py)
+            if xs.size < 2:
+                continue
+            if skin.scales_with_window:
+                px, py = _refine_pitch(xs, ys, px, py)
+            lat = _lattice(xs, ys, px, py)
+            if lat is None:
+                continue
+            fx, fy, kx, ky = lat
+            found = _grow(frame, skin, fx + x0, fy + y0, px, py, _seed_box(kx, ky))
+            if found is None:
+                continue
+            if best is None or (found.confident, found.mean_confidence) > (
+                best.confident,
+                best.mean_confidence,
+            ):
+                best = found
+            cells = found.located.grid.cols * found.located.grid.rows
+            if found.confident == cells and cells >= 4:
+                break  # every cell reads cleanly at this pitch: no need to try the others
+    return best

@@ -1,0 +1,235 @@
+"""Skins: how one game draws its cells, as data (a folder of images plus ``skin.json``).
+
+A skin folder holds one PNG per cell class (several for a class that has variants, such as a
+hover highlight) and ``skin.json`` saying which image is which class, the cell pitch, whether
+cells scale with the window, the level sizes, how a loss, a win and a restart look. The keys are
+documented in ``templates/README.md``. Adding a game is adding a folder: no code names a skin.
+
+Skins are looked for in :func:`skin_dirs` order; a later folder with the same skin name
+overrides an earlier one, so a user can patch a shipped skin without touching the package.
+
+>>> from bot.skins import CLASS_CHARS
+>>> CLASS_CHARS["covered"], CLASS_CHARS["flag"], CLASS_CHARS["3"]
+('.', 'F', '3')
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from bot.errors import SkinFormatError, UnknownSkinError
+
+#: The cell classes a skin may draw, and the board character each one reads as.
+CLASS_CHARS: dict[str, str] = {
+    "covered": ".",
+    "question": "?",
+    "flag": "F",
+    "mine": "*",
+    "exploded": "X",
+    "wrong_flag": "W",
+    **{str(n): str(n) for n in range(9)},
+}
+
+#: File name of a skin's metadata inside its folder.
+SKIN_FILE = "skin.json"
+
+#: Desktop scalings a fixed-pixel skin is looked for at (Windows' 100%, 125%, 150%, 175%, 200%).
+DEFAULT_SCALES = (1.0, 1.25, 1.5, 1.75, 2.0)
+
+
+@dataclass(frozen=True)
+class Level:
+    """One of the game's standard sizes: ``cols`` x ``rows`` with ``mines`` mines."""
+
+    name: str
+    cols: int
+    rows: int
+    mines: int
+
+
+@dataclass(frozen=True, eq=False)
+class Skin:
+    """A game's look, loaded from its folder.
+
+    ``templates`` maps each class name (``"covered"``, ``"0"`` .. ``"8"``, ``"flag"`` ...) to its
+    first image; ``variants`` lists every ``(class name, image)`` pair, variants included. Images
+    are BGR ``uint8`` arrays of one cell pitch (``pitch_y`` x ``pitch_x``) at scale 1, cut with
+    the cell's top-left lattice point at (0, 0).
+    """
+
+    name: str
+    folder: Path
+    meta: Mapping[str, Any]
+    templates: Mapping[str, np.ndarray]
+    variants: tuple[tuple[str, np.ndarray], ...]
+    pitch_x: int
+    pitch_y: int
+    inset: int
+    scales_with_window: bool
+    scales: tuple[float, ...]
+    pitch_range: tuple[float, float]
+    tolerance: int
+    min_confidence: float
+    min_margin: float
+    anchors: tuple[str, ...]
+    levels: tuple[Level, ...]
+    lost_chars: str
+    #: Prepared arrays per (sample size) -- filled by the reader, never part of the value.
+    cache: dict = field(default_factory=dict, repr=False, compare=False)
+
+    def __repr__(self) -> str:
+        return f"Skin({self.name!r}, {str(self.folder)!r})"
+
+    def level_mines(self, cols: int, rows: int) -> int | None:
+        """The mine count of the skin's standard level of this size, if exactly one matches.
+
+        >>> from bot.skins import find_skin
+        >>> find_skin("winmine").level_mines(30, 16)
+        99
+        >>> find_skin("winmine").level_mines(31, 16) is None
+        True
+        """
+        counts = {lv.mines for lv in self.levels if (lv.cols, lv.rows) == (cols, rows)}
+        return counts.pop() if len(counts) == 1 else None
+
+    @property
+    def characters(self) -> str:
+        """The board characters this skin can show, e.g. ``'.012345678F?*XW'``."""
+        return "".join(dict.fromkeys(CLASS_CHARS[name] for name, _ in self.variants))
+
+
+def skin_dirs() -> list[Path]:
+    """Folders searched for skins, in order: the shipped ``templates/``, the user's
+    ``~/.local/share/minebot/skins``, then every folder in ``$MINEBOT_SKINS`` (``os.pathsep``
+    separated). Folders that do not exist are left out."""
+    dirs = [Path(__file__).resolve().parent.parent / "templates"]
+    dirs.append(Path.home() / ".local" / "share" / "minebot" / "skins")
+    dirs += [Path(p) for p in os.environ.get("MINEBOT_SKINS", "").split(os.pathsep) if p]
+    return [d for d in dirs if d.is_dir()]
+
+
+def load_skins(dirs: Iterable[Path] | None = None) -> list[Skin]:
+    """Every skin in ``dirs`` (default :func:`skin_dirs`), sorted by name.
+
+    A sub-folder without ``skin.json`` is not a skin and is skipped; a malformed one raises
+    :class:`~bot.errors.SkinFormatError` naming the file.
+    """
+    found: dict[str, Skin] = {}
+    for base in skin_dirs() if dirs is None else dirs:
+        for folder in sorted(Path(base).iterdir()):
+            if (folder / SKIN_FILE).is_file():
+                skin = load_skin(folder)
+                found[skin.name] = skin  # later folders override earlier ones
+    return [found[name] for name in sorted(found)]
+
+
+def find_skin(name: str, dirs: Iterable[Path] | None = None) -> Skin:
+    """The skin called ``name``.
+
+    >>> find_skin("no-such-game")
+    Traceback (most recent call last):
+    ...
+    bot.errors.UnknownSkinError: unknown skin 'no-such-game' (known: gnome-mines, sgt-mines, ...)
+    """
+    skins = load_skins(dirs)
+    for skin in skins:
+        if skin.name == name:
+            return skin
+    known = ", ".join(s.name for s in skins) or "none"
+    raise UnknownSkinError(f"unknown skin {name!r} (known: {known})")
+
+
+def load_skin(folder: Path) -> Skin:
+    """Load one skin folder; every problem raises :class:`SkinFormatError` naming the file."""
+    folder = Path(folder)
+    path = folder / SKIN_FILE
+    try:
+        meta = json.loads(path.read_text(encoding="utf-8"))
+    except OSError as exc:
+        raise SkinFormatError(f"{path}: cannot read: {exc.strerror}") from exc
+    except json.JSONDecodeError as exc:
+        raise SkinFormatError(f"{path}: not valid JSON: {exc}") from exc
+    if not isinstance(meta, dict):
+        raise SkinFormatError(f"{path}: expected a JSON object at the top level")
+    try:
+        return _build_skin(folder, path, meta)
+    except (KeyError, TypeError, ValueError) as exc:
+        what = f"missing key {exc}" if isinstance(exc, KeyError) else str(exc)
+        raise SkinFormatError(f"{path}: {what}") from exc
+
+
+def _build_skin(folder: Path, path: Path, meta: dict[str, Any]) -> Skin:
+    import cv2  # heavy import only when skins are really loaded
+
+    name = str(meta.get("name") or folder.name)
+    cell = meta["cell"]
+    pitch_x, pitch_y = (int(v) for v in cell["pitch"])
+    if pitch_x < 4 or pitch_y < 4:
+        raise ValueError(f"cell pitch {pitch_x}x{pitch_y} is too small")
+    inset = int(cell.get("inset", 0))
+    if not 0 <= inset < min(pitch_x, pitch_y) // 2 - 1:
+        raise ValueError(f"cell inset {inset} leaves nothing of a {pitch_x}x{pitch_y} cell")
+    spec = meta["templates"]
+    if not isinstance(spec, dict) or not spec:
+        raise ValueError("'templates' must be an object: class name -> image file(s)")
+    variants: list[tuple[str, np.ndarray]] = []
+    for cls, files in spec.items():
+        if cls not in CLASS_CHARS:
+            raise ValueError(
+                f"unknown class {cls!r} in 'templates' (known: {', '.join(CLASS_CHARS)})"
+            )
+        for file in [files] if isinstance(files, str) else files:
+            image_path = folder / file
+            image = cv2.imread(str(image_path), cv2.IMREAD_COLOR)
+            if image is None:
+                raise SkinFormatError(f"{image_path}: missing or not an image (named in {path})")
+            if image.shape[:2] != (pitch_y, pitch_x):
+                raise SkinFormatError(
+                    f"{image_path}: is {image.shape[1]}x{image.shape[0]} px, the cell pitch in "
+                    f"{path} is {pitch_x}x{pitch_y}"
+                )
+            variants.append((cls, image))
+    if "covered" not in spec:
+        raise ValueError("'templates' has no 'covered' image")
+    templates = {}
+    for cls, image in variants:
+        templates.setdefault(cls, image)
+    match = meta.get("match", {})
+    anchors = tuple(meta.get("anchors", ["covered", "0"]))
+    for anchor in anchors:
+        if anchor not in templates:
+            raise ValueError(f"anchor {anchor!r} has no image in 'templates'")
+    levels = tuple(
+        Level(str(lv.get("name", "")), int(lv["cols"]), int(lv["rows"]), int(lv["mines"]))
+        for lv in meta.get("levels", [])
+    )
+    scales_with_window = bool(cell.get("scales_with_window", False))
+    pitch_range = tuple(float(v) for v in cell.get("pitch_range", [pitch_x, pitch_x]))
+    if len(pitch_range) != 2 or pitch_range[0] > pitch_range[1]:
+        raise ValueError("'cell.pitch_range' must be [smallest, largest] pitch in px")
+    return Skin(
+        name=name,
+        folder=folder,
+        meta=meta,
+        templates=templates,
+        variants=tuple(variants),
+        pitch_x=pitch_x,
+        pitch_y=pitch_y,
+        inset=inset,
+        scales_with_window=scales_with_window,
+        scales=tuple(float(s) for s in meta.get("scales", DEFAULT_SCALES)),
+        pitch_range=(pitch_range[0], pitch_range[1]),
+        tolerance=int(match.get("tolerance", 40)),
+        min_confidence=float(match.get("min_confidence", 0.85)),
+        min_margin=float(match.get("min_margin", 0.04)),
+        anchors=anchors,
+        levels=levels,
+        lost_chars=str(meta.get("lost", {}).get("chars", "X")),
+    )
