@@ -408,6 +408,8 @@ class Player:
         except _STOP_ERRORS:
             raise
         except MinebotError:
+            # The window may have moved or been covered: that says more than a failed read.
+            self.check_window()
             # Perhaps the grid moved (window resized, board scrolled): locate it afresh.
             relocated = self.reader.locate(frame.image, self.skins)
             if previous is not None and relocated.grid != self.located.grid:

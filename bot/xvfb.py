@@ -1,9 +1,10 @@
 """A virtual X display (Xvfb) to run real games on, for the demo and the end-to-end tests.
 
-:class:`VirtualDisplay` starts ``Xvfb`` on a free display number, gives it an (empty)
-Xauthority file, and points ``DISPLAY``/``XAUTHORITY`` of this process at it while the ``with``
-block runs: pyautogui reads ``DISPLAY`` when it is first imported, so the display must be up
-before anything imports pyautogui (:func:`bot.mouse.load_pyautogui` re-connects it otherwise).
+:class:`VirtualDisplay` starts ``Xvfb`` on a free display number, gives it an Xauthority file
+with a fresh cookie, and points ``DISPLAY``/``XAUTHORITY`` of this process at it while the
+``with`` block runs: pyautogui reads ``DISPLAY`` when it is first imported, so the display must
+be up before anything imports pyautogui (:func:`bot.mouse.load_pyautogui` re-connects it
+otherwise).
 
 >>> VirtualDisplay(display=97).name
 ':97'
@@ -12,8 +13,11 @@ before anything imports pyautogui (:func:`bot.mouse.load_pyautogui` re-connects 
 from __future__ import annotations
 
 import os
+import secrets
 import select
 import shutil
+import socket
+import struct
 import subprocess
 import tempfile
 import time
@@ -42,6 +46,34 @@ def free_display(first: int = 100, last: int = 599) -> int:
         if not display_in_use(n):
             return n
     raise DisplayError(f"no free X display number between :{first} and :{last}")
+
+
+#: Xauthority address families: a local (unix socket) host, and any host.
+_FAMILY_LOCAL = 256
+_FAMILY_WILD = 65535
+
+
+def write_xauthority(path: Path, number: int, cookie: bytes) -> None:
+    """Write an Xauthority file with an MIT-MAGIC-COOKIE-1 for display ``:number``, once for
+    this host name (what python-xlib looks up) and once for any host (what libxcb accepts).
+
+    >>> import tempfile
+    >>> with tempfile.TemporaryDirectory() as d:
+    ...     write_xauthority(Path(d) / "a", 97, bytes(16))
+    ...     len((Path(d) / "a").read_bytes()) > 2 * 16
+    True
+    """
+
+    def field(data: bytes) -> bytes:
+        return struct.pack(">H", len(data)) + data
+
+    name, num = b"MIT-MAGIC-COOKIE-1", str(number).encode()
+    entries = b""
+    for family, address in ((_FAMILY_LOCAL, socket.gethostname().encode()), (_FAMILY_WILD, b"")):
+        entries += struct.pack(">H", family) + field(address) + field(num) + field(name)
+        entries += field(cookie)
+    path.write_bytes(entries)
+    path.chmod(0o600)
 
 
 class VirtualDisplay:
@@ -90,9 +122,6 @@ class VirtualDisplay:
         if xvfb is None:
             raise DisplayError("Xvfb is not installed (Debian/Ubuntu: apt-get install xvfb)")
         self._tmpdir = Path(tempfile.mkdtemp(prefix="minebot-xvfb-"))
-        # python-xlib (under pyautogui) refuses to connect without an Xauthority file; Xvfb
-        # without -auth accepts every local client, so an empty file is enough.
-        (self._tmpdir / ".Xauthority").touch()
         tries = [self.number] if self.number is not None else None
         last_error = ""
         for _attempt in range(5):
@@ -110,11 +139,16 @@ class VirtualDisplay:
 
     def _launch(self, xvfb: str, number: int) -> str | None:
         """Start Xvfb on ``:number``; None once it accepts clients, else the reason it failed."""
+        assert self._tmpdir is not None
+        auth = self._tmpdir / ".Xauthority"
+        # A real cookie: the server admits only clients holding it, and python-xlib (under
+        # pyautogui) finds an entry instead of printing a warning on stdout.
+        write_xauthority(auth, number, secrets.token_bytes(16))
         read_fd, write_fd = os.pipe()
         w, h = self.size
         process = subprocess.Popen(
             [xvfb, f":{number}", "-screen", "0", f"{w}x{h}x{self.depth}", "-nolisten", "tcp",
-             "-displayfd", str(write_fd)],
+             "-auth", str(auth), "-displayfd", str(write_fd)],
             pass_fds=(write_fd,),
             stdout=subprocess.DEVNULL,
             stderr=subprocess.PIPE,

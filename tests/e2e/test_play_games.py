@@ -1,0 +1,172 @@
+"""Real games played to the end with real mouse events on Xvfb, and the safety stops live.
+
+Each loss is checked: it must come from a guess (the solver gave the cell a mine probability
+above zero), never from a cell the solver proved safe (that would be a misread or a misclick).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import threading
+import time
+from pathlib import Path
+
+import pytest
+
+from bot.errors import WindowError
+from bot.window import X11Windows
+
+
+def skin_or_skip(name: str):
+    from bot.errors import UnknownSkinError
+    from bot.skins import find_skin
+
+    try:
+        return find_skin(name)
+    except UnknownSkinError:
+        pytest.skip(f"skin {name} is not shipped yet")
+
+
+def play(game, capture, mouse, skin, mines, games, **options):
+    from bot.play import attach
+
+    lines: list[str] = []
+    attached = attach(
+        capture, mouse, skins=[skin], window=game.window, mines=mines, out=lines.append, **options
+    )
+    summary = attached.player.run(games)
+    return summary, lines
+
+
+def assert_clean(summary, games):
+    d = summary.as_dict()
+    assert d["games"] == games
+    assert d["wins"] + d["losses"] == games
+    assert d["misreads"] == 0 and d["misclicks"] == 0
+    for r in summary.results:
+        if r.outcome == "lost":
+            assert r.lost_on is not None, f"game {r.number}: lost, but not on a cell it clicked"
+            assert r.lost_p_mine > 0, f"game {r.number}: lost on a cell proven safe"
+
+
+def test_xdemineur_expert(launch, capture, mouse, tmp_path):
+    skin = skin_or_skip("xdemineur")
+    with launch("xdemineur", 30, 16, 99) as game:
+        summary, lines = play(game, capture, mouse, skin, 99, 3, log_dir=tmp_path)
+    assert_clean(summary, 3)
+    assert len([line for line in lines if line.startswith("game ")]) == 3
+    for n in (1, 2, 3):
+        result = json.loads((tmp_path / f"game-{n:03d}" / "result.json").read_text())
+        assert result["outcome"] in ("won", "lost")
+        assert (tmp_path / f"game-{n:03d}" / "001.png").is_file()
+
+
+def test_sgt_mines_never_needs_a_guess_and_always_wins(launch, capture, mouse):
+    skin = skin_or_skip("sgt-mines")
+    with launch("sgt-mines", 16, 16, 40) as game:
+        summary, _ = play(game, capture, mouse, skin, 40, 3)
+    assert_clean(summary, 3)
+    assert summary.wins == 3
+
+
+def test_gnome_mines_expert(launch, capture, mouse):
+    skin = skin_or_skip("gnome-mines")
+    with launch("gnome-mines", 30, 16, 99) as game:
+        summary, _ = play(game, capture, mouse, skin, 99, 2)
+    assert_clean(summary, 2)
+
+
+def test_window_moved_while_playing_stops_with_a_message(launch, capture, mouse):
+    skin = skin_or_skip("xdemineur")
+    with launch("xdemineur", 30, 16, 99) as game:
+        windows = X11Windows()
+
+        def move_soon():
+            time.sleep(0.4)
+            windows.move(game.window.id, 200, 150)
+
+        mover = threading.Thread(target=move_soon)
+        mover.start()
+        try:
+            with pytest.raises(WindowError, match="moved from"):
+                play(game, capture, mouse, skin, 99, 50)
+        finally:
+            mover.join()
+
+
+def test_window_covered_while_playing_stops_with_a_message(launch, capture, mouse):
+    skin = skin_or_skip("xdemineur")
+    with launch("xdemineur", 30, 16, 99) as game:
+        opened = threading.Event()
+
+        def cover_soon():
+            time.sleep(0.4)
+            with launch("sgt-mines", 9, 9, 10):
+                opened.set()
+                time.sleep(3)
+
+        coverer = threading.Thread(target=cover_soon)
+        coverer.start()
+        try:
+            with pytest.raises(WindowError, match="covered by 'Mines'"):
+                play(game, capture, mouse, skin, 99, 50)
+        finally:
+            coverer.join()
+        assert opened.is_set()
+
+
+def test_demo_command_plays_and_saves_the_screenshot(tmp_path):
+    skin_or_skip("sgt-mines")
+    shot = tmp_path / "final.png"
+    done = subprocess.run(
+        [sys.executable, "-m", "bot.cli", "demo", "--games", "2", "--screenshot", str(shot),
+         "--json"],
+        capture_output=True, text=True, timeout=180,
+    )  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    summary = json.loads(done.stdout)
+    assert summary["games"] == 2 and summary["wins"] == 2 and summary["misreads"] == 0
+    assert shot.is_file() and shot.stat().st_size > 1000
+
+
+def test_ctrl_c_stops_the_demo_cleanly(tmp_path):
+    skin_or_skip("xdemineur")
+    env = dict(os.environ)
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "bot.cli", "demo", "--skin", "xdemineur", "--size", "30x16n99",
+         "--games", "200", "--screenshot", str(tmp_path / "x.png")],
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env,
+    )  # fmt: skip
+    # wait until it is playing (it prints a line per game), then interrupt it
+    deadline = time.monotonic() + 60
+    first = ""
+    while time.monotonic() < deadline and not first.startswith("game "):
+        first = proc.stdout.readline()
+    assert first.startswith("game "), proc.stderr.read()
+    display = _child_display(proc.pid)
+    proc.send_signal(signal.SIGINT)
+    out, err = proc.communicate(timeout=30)
+    assert proc.returncode == 130
+    assert "interrupted" in err and "Traceback" not in err
+    # the virtual display and the game went with it
+    assert display is None or not Path(f"/tmp/.X11-unix/X{display}").exists()
+
+
+def _child_display(pid: int) -> int | None:
+    """The display number of the Xvfb the process ``pid`` started, if any."""
+    try:
+        children = Path(f"/proc/{pid}/task/{pid}/children").read_text().split()
+    except OSError:
+        return None
+    for child in children:
+        try:
+            cmd = Path(f"/proc/{child}/cmdline").read_bytes().split(b"\0")
+        except OSError:
+            continue
+        if cmd and cmd[0].endswith(b"Xvfb") and len(cmd) > 1 and cmd[1].startswith(b":"):
+            return int(cmd[1][1:])
+    return None
