@@ -128,10 +128,20 @@ def hint(capture, skins, args: argparse.Namespace) -> int:
 
 
 def write_overlay(path: Path, frame, reading, mines: int, move) -> bool:
-    """Write the reader's overlay picture (probability tints, the move marked)."""
-    try:
-        from bot import overlay
-    except ImportError:
-        return False
-    overlay.write_overlay(path, frame.image, reading, mines, move)
-    return True
+    """Write the reader's overlay picture: covered cells tinted by mine probability, the move
+    framed."""
+    import cv2
+
+    from bot.overlay import draw_overlay
+    from solver.probability import mine_probabilities
+
+    probabilities = mine_probabilities(reading.board, mines).grid if move is not None else None
+    marked = None if move is None else _OverlayMove("open", move.x, move.y)
+    picture = draw_overlay(frame.image, reading.located.grid, probabilities, marked)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    return bool(cv2.imwrite(str(path), picture))
+
+
+class _OverlayMove:
+    def __init__(self, action: str, x: int, y: int) -> None:
+        self.action, self.x, self.y = action, x, y
