@@ -467,3 +467,57 @@ def test_ledger_resets_when_the_screen_changes():
 def test_inconsistent_cells_only_look_at_revealed_numbers():
     assert inconsistent_cells(Board("1.\n.."), Board("1*\n*X")) == []
     assert inconsistent_cells(Board("1.\n.."), Board(".1\n..")) == [(0, 0)]
+
+
+# --- restart from the skin's metadata ---------------------------------------------------
+
+
+@dataclass(frozen=True)
+class SkinStub:
+    name: str
+    meta: dict
+
+
+def test_restart_by_key_and_by_click_relative_to_the_board():
+    from bot.play import restart_from_skin
+
+    for spec in ({"key": "n"}, {"click": {"x_fraction": 0.5, "y_offset": -2}}):
+        world = World(8, 8, 1, seed=5)
+        player, pointer = make_player(world)
+        player.restart = restart_from_skin
+        events = []
+        original_up = pointer.mouseUp
+
+        def press(key, world=world, events=events):
+            events.append(("key", key))
+            world.restart(None, None, None)
+
+        def up(button="left", world=world, events=events, pointer=pointer, original_up=original_up):
+            mx, my = pointer.pos
+            if my - world.region.top < MARGIN:  # above the board: the "face"
+                pointer.down = False
+                events.append(("face", mx - world.region.left, my - world.region.top))
+                world.restart(None, None, None)
+            else:
+                original_up(button)
+
+        pointer.press, pointer.mouseUp = press, up
+        player.located = fake_locate(world.render())
+        player.located = Located(SkinStub("stub", {"restart": spec}), player.located.grid)
+        summary = player.run(2)
+        assert summary.wins == 2 and world.restarts == 1
+        if "key" in spec:
+            assert events == [("key", "n")]
+        else:
+            assert events == [("face", MARGIN + 8 * PITCH // 2, MARGIN - 2)]
+
+
+def test_restart_without_instructions_is_a_clear_error():
+    from bot.play import restart_from_skin
+
+    world = World(8, 8, 1, seed=5)
+    player, _ = make_player(world)
+    player.restart = restart_from_skin
+    player.located = Located(SkinStub("stub", {}), fake_locate(world.render()).grid)
+    with pytest.raises(PlayError, match="does not say how to restart"):
+        player.run(2)

@@ -170,3 +170,42 @@ def _child_display(pid: int) -> int | None:
         if cmd and cmd[0].endswith(b"Xvfb") and len(cmd) > 1 and cmd[1].startswith(b":"):
             return int(cmd[1][1:])
     return None
+
+
+def test_pointer_thrown_into_the_corner_stops_the_bot(launch, capture, mouse, virtual_display):
+    from bot.errors import MouseError
+
+    skin = skin_or_skip("xdemineur")
+    with launch("xdemineur", 30, 16, 99) as game:
+
+        def grab_the_mouse():
+            time.sleep(0.4)
+            subprocess.run(["xdotool", "mousemove", "0", "0"], env=virtual_display.env, check=True)
+
+        person = threading.Thread(target=grab_the_mouse)
+        person.start()
+        try:
+            with pytest.raises(MouseError, match="failsafe|someone is using the mouse"):
+                play(game, capture, mouse, skin, 99, 50)
+        finally:
+            person.join()
+    mouse._left_at = None  # the next test starts from wherever the pointer is
+
+
+def test_hint_clicks_nothing_and_writes_the_overlay(launch, capture, virtual_display, tmp_path):
+    skin_or_skip("xdemineur")
+    with launch("xdemineur", 30, 16, 99) as game:
+        time.sleep(0.3)
+        before = capture.grab(game.window.region)
+        done = subprocess.run(
+            [sys.executable, "-m", "bot.cli", "play", "--hint", "--json", "--overlay",
+             str(tmp_path / "hint.png")],
+            capture_output=True, text=True, timeout=60, env=virtual_display.env,
+        )  # fmt: skip
+        assert done.returncode == 0, done.stderr
+        hint = json.loads(done.stdout)
+        assert hint["skin"] == "xdemineur" and hint["move"]["action"] == "open"
+        assert (tmp_path / "hint.png").is_file()
+        after = capture.grab(game.window.region)
+        board = (slice(81, 81 + 16 * 21), slice(16, 16 + 30 * 21))
+        assert (before.image[board] == after.image[board]).all()  # not a cell changed
