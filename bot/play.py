@@ -251,6 +251,48 @@ class GameLog:
         self._moves.close()
 
 
+def audit_game_log(folder: Path, mines: int) -> list[str]:
+    """Check a logged game after the fact: when the final frame shows every mine (a loss in
+    most games), each number of each frame the bot acted on must equal the mines around it.
+    Returns the problems found (empty: every reading the bot acted on was right).
+
+    >>> import tempfile
+    >>> with tempfile.TemporaryDirectory() as d:
+    ...     _ = (Path(d) / "001.txt").write_text("1.\\n..")
+    ...     _ = (Path(d) / "final.txt").write_text("1X\\n..")
+    ...     audit_game_log(Path(d), 1)
+    ...     _ = (Path(d) / "002.txt").write_text("2.\\n..")
+    ...     audit_game_log(Path(d), 1)
+    []
+    ['002.txt: (0, 0) read 2, 1 mines around']
+    """
+    final_path = folder / "final.txt"
+    if not final_path.is_file():
+        return [f"{folder}: no final.txt"]
+    frames = sorted(folder.glob("[0-9][0-9][0-9].txt"))
+    boards = [Board(path.read_text()) for path in frames]
+    final = Board(final_path.read_text())
+    return [f"{frames[i].name}: {problem}" for i, problem in audit_boards(boards, final, mines)]
+
+
+def audit_boards(boards: Sequence[Board], final: Board, mines: int) -> list[tuple[int, str]]:
+    """``(index, problem)`` for each cell of ``boards`` that contradicts the mines ``final``
+    shows, when it shows all ``mines`` of them (else nothing can be checked: ``[]``)."""
+    layout = {pos for pos, ch in final.items() if ch in "*XF"}
+    if len(layout) != mines:
+        return []
+    problems = []
+    for i, board in enumerate(boards):
+        for (x, y), ch in board.items():
+            if ch in NUMBERS:
+                around = sum(n in layout for n in board.neighbours(x, y))
+                if around != int(ch):
+                    problems.append((i, f"({x}, {y}) read {ch}, {around} mines around"))
+            elif ch in "*X" and (x, y) not in layout:
+                problems.append((i, f"({x}, {y}) read as a mine, is none"))
+    return problems
+
+
 @dataclass(frozen=True)
 class Reader:
     """The reading functions the loop uses (the reading helper's :mod:`bot.read` by default)."""
@@ -457,12 +499,14 @@ class Player:
         rejected_before = self.rejected
         previous: Board | None = None
         last_batch: list[PlannedClick] = []
+        acted: list[Board] = []
         while True:
             frame, reading, plan = self.read(frame, previous)
             board = reading.board
             if plan is None:
                 break
             misclicks += sum(board[c.x, c.y] in ".?" for c in last_batch)
+            acted.append(board)
             frame_index = log.frame(frame, board) if log else 0
             if log:
                 log.moves(frame_index, plan)
@@ -488,11 +532,17 @@ class Player:
         outcome = reading.state
         lost_on = lost_p = None
         if outcome == "lost":
+            # Most games show every mine after a loss: check each board the bot acted on.
+            audit = audit_boards(acted, board, self.mine_count(reading))
+            bad_boards = {i for i, _ in audit}
+            misreads += len(bad_boards)
+            for i, problem in audit[:5]:
+                self.out(f"misread in game {number}, board {i + 1}: {problem}")
             exploded = [(x, y) for (x, y), ch in board.items() if ch == "X"]
             hits = [c for c in last_batch if (c.x, c.y) in exploded]
             if hits:
                 lost_on, lost_p = (hits[0].x, hits[0].y), hits[0].p_mine
-                if lost_p == 0.0:
+                if lost_p == 0.0 and not bad_boards:
                     # The solver proved that cell safe: the board it saw was wrong.
                     misreads += 1
         result = GameResult(

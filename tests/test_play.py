@@ -521,3 +521,27 @@ def test_restart_without_instructions_is_a_clear_error():
     player.located = Located(SkinStub("stub", {}), fake_locate(world.render()).grid)
     with pytest.raises(PlayError, match="does not say how to restart"):
         player.run(2)
+
+
+def test_audit_checks_every_acted_board_against_the_mines_shown_after_a_loss():
+    from bot.play import audit_boards
+
+    game = Game(9, 9, 10, rules="opening", seed=11)
+    game.open(4, 4)
+    seen = [game.board]
+    while game.state == "playing":  # open covered cells in order until it is lost or won
+        cell = next(pos for pos, ch in game.board.items() if ch == "." and not game.is_mine(*pos))
+        if len(seen) == 3:
+            cell = next(pos for pos, ch in game.board.items() if ch == "." and game.is_mine(*pos))
+        game.open(*cell)
+        seen.append(game.board)
+    assert game.state == "lost"
+    final = seen.pop()
+    assert audit_boards(seen, final, 10) == []
+    wrong = seen[-1].copy()
+    x, y = next(pos for pos, ch in wrong.items() if ch in "12345")
+    wrong[x, y] = str(int(wrong[x, y]) + 1)
+    assert audit_boards([*seen, wrong], final, 10) == [
+        (len(seen), f"({x}, {y}) read {wrong[x, y]}, {int(wrong[x, y]) - 1} mines around")
+    ]
+    assert audit_boards([wrong], final, 11) == []  # not every mine shown: nothing to check
