@@ -275,6 +275,11 @@ class Game:
         return self._view.copy()
 
     @property
+    def cells(self) -> tuple[str, ...]:
+        """The player's view as a flat tuple of characters, index ``y * width + x`` (cheap)."""
+        return tuple(self._cells)
+
+    @property
     def mines_left(self) -> int:
         """Mines minus flags, as the game's counter shows it."""
         return self.mines - self._flags
