@@ -500,8 +500,17 @@ class Player:
         previous: Board | None = None
         last_batch: list[PlannedClick] = []
         acted: list[Board] = []
+        changed = True
         while True:
             frame, reading, plan = self.read(frame, previous)
+            while changed and plan is not None and self._unopened(reading.board, last_batch):
+                # Some games draw a click in steps (a pressed cell first, the number a moment
+                # later): look again until every clicked cell shows as opened or the screen
+                # stops changing.
+                frame, changed = self.settle(board_crop(frame.image, self.located.grid))
+                if changed:
+                    ledger.screen_changed()
+                    frame, reading, plan = self.read(frame, previous)
             board = reading.board
             if plan is None:
                 break
@@ -527,7 +536,6 @@ class Player:
             frame, changed = self.settle(before)
             if changed:
                 ledger.screen_changed()
-                frame = self.await_opened(frame, board, plan)
         seconds = self.clock() - start
         outcome = reading.state
         lost_on = lost_p = None
@@ -562,17 +570,9 @@ class Player:
         self._last = (frame, reading)
         return result
 
-    def await_opened(self, frame: Frame, previous: Board, batch: list[PlannedClick]) -> Frame:
-        """Some games draw a click in steps (a pressed cell first, the number a moment later):
-        keep looking until every clicked cell shows as opened, the game ends, or the screen
-        stops changing within ``change_timeout``."""
-        while True:
-            frame, reading, plan = self.read(frame, previous, want_plan=False)
-            if plan is None or all(reading.board[c.x, c.y] not in ".?" for c in batch):
-                return frame
-            frame, changed = self.settle(board_crop(frame.image, self.located.grid))
-            if not changed:
-                return frame
+    @staticmethod
+    def _unopened(board: Board, batch: Sequence[PlannedClick]) -> bool:
+        return any(board[c.x, c.y] in ".?" for c in batch)
 
     def start_fresh(self) -> None:
         """If the screen shows a finished game, start a new one first."""
