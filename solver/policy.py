@@ -22,7 +22,7 @@ from collections.abc import Sequence
 
 from solver import frontier, pgms
 from solver.board import Board
-from solver.errors import MinebotError
+from solver.errors import ContradictionError, MinebotError
 from solver.moves import Move
 
 STRATEGIES = ("best", "min-risk", "pgms")
@@ -66,7 +66,7 @@ def plan(
     if strategy == "min-risk":
         j = min_risk_guess(outlook, rng)
     else:
-        j = best_guess(list(cells), width, height, outlook, rng)
+        j = best_guess(list(cells), width, height, mines, outlook, rng)
     return flags + [Move("open", j % width, j // width, outlook.probability[j])]
 
 
@@ -77,21 +77,90 @@ def min_risk_guess(outlook: frontier.Outlook, rng: random.Random) -> int:
     return rng.choice(ties)
 
 
+#: Look-ahead considers at most this many frontier cells (the least likely mines) ...
+LOOKAHEAD_FRONTIER = 8
+#: ... and this many cells away from the numbers (those with the fewest covered neighbours).
+LOOKAHEAD_INTERIOR = 2
+#: Cells more likely to be mines than the safest one by more than this are not considered.
+LOOKAHEAD_MARGIN = 0.15
+
+
 def best_guess(
-    cells: list[str], width: int, height: int, outlook: frontier.Outlook, rng: random.Random
+    cells: list[str],
+    width: int,
+    height: int,
+    mines: int,
+    outlook: frontier.Outlook,
+    rng: random.Random,
 ) -> int:
-    """Lowest probability, refined by look-ahead."""
+    """Lowest probability, refined by a look-ahead of one move.
+
+    For each candidate cell ``c`` and each number ``v`` it could show, the position with
+    ``c = v`` is counted exactly: its solution count gives ``P(v | c safe)``, and its analysis
+    tells whether it has a safe cell (progress) or else how safe its best guess is. The chosen
+    cell maximises the chance to survive this guess and the next one:
+    ``(1 - p(c)) * sum_v P(v | c safe) * (1 if progress else 1 - min p after v)``.
+    """
     from solver.game import neighbour_table
 
     nbrs = neighbour_table(width, height)
-    low = min(outlook.probability.values())
-    ties = sorted(j for j, p in outlook.probability.items() if p <= low + TIE)
+    probability = outlook.probability
+    low = min(probability.values())
 
-    # Fewer covered neighbours: more likely to show a zero or a number that settles cells.
-    def score(j: int) -> tuple[int, float]:
-        return (sum(cells[k] in ".?" for k in nbrs[j]), rng.random())
+    def covered_around(j: int) -> int:
+        return sum(cells[k] in ".?" for k in nbrs[j])
 
-    return min(ties, key=score)
+    edge = sorted(
+        (p, rng.random(), j)
+        for j, p in probability.items()
+        if j in outlook.frontier and p <= low + LOOKAHEAD_MARGIN
+    )
+    candidates = [j for _p, _r, j in edge[:LOOKAHEAD_FRONTIER]]
+    if outlook.interior and probability[outlook.interior[0]] <= low + LOOKAHEAD_MARGIN:
+        inner = sorted((covered_around(j), rng.random(), j) for j in outlook.interior)
+        candidates += [j for _n, _r, j in inner[:LOOKAHEAD_INTERIOR]]
+    if len(candidates) == 1:
+        return candidates[0]
+    best, best_score = candidates[0], -1.0
+    for j in candidates:
+        score = (1.0 - probability[j]) * _next_move_safety(cells, width, height, mines, j, outlook)
+        if score > best_score + TIE:
+            best, best_score = j, score
+    return best
+
+
+def _next_move_safety(
+    cells: list[str], width: int, height: int, mines: int, j: int, outlook: frontier.Outlook
+) -> float:
+    """Chance to survive the move after opening ``j``, given ``j`` is safe."""
+    from solver.game import neighbour_table
+
+    around = neighbour_table(width, height)[j]
+    known = sum(cells[k] in "F*X" or k in outlook.mines for k in around)
+    open_around = sum(cells[k] in ".?" and k not in outlook.mines for k in around)
+    trial = list(cells)
+    for k in outlook.mines:
+        trial[k] = "F"
+    weights: list[tuple[int, float]] = []
+    for v in range(known, known + open_around + 1):
+        trial[j] = str(v)
+        try:
+            after = frontier.analyse(trial, width, height, mines)
+        except ContradictionError:
+            continue
+        if after.solutions == 0:
+            continue
+        if after.safe:
+            safety = 1.0
+        elif after.probability:
+            safety = 1.0 - min(after.probability.values())
+        else:
+            safety = 1.0  # nothing covered left: the game is won
+        weights.append((after.solutions, safety))
+    total = sum(w for w, _s in weights)
+    if not total:
+        return 0.0
+    return sum(w / total * s for w, s in weights)
 
 
 def _plan_pgms(
