@@ -215,7 +215,12 @@ class Mouse:
             self.backend.mouseUp(button=button)
 
     def press(self, key: str) -> None:
-        self.backend.press(key)
+        """Press a key, or a combination written with ``+`` (``"ctrl+n"``)."""
+        keys = [k.strip() for k in key.split("+")] if len(key) > 1 else [key]
+        if len(keys) > 1:
+            self.backend.hotkey(*keys)
+        else:
+            self.backend.press(keys[0])
 
 
 class BoardMouse:

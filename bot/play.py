@@ -23,7 +23,7 @@ from __future__ import annotations
 import json
 import time
 from collections.abc import Callable, Sequence
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass, field, replace
 from pathlib import Path
 from typing import Any, Protocol
 
@@ -354,6 +354,8 @@ class Player:
         self.clock = clock
         self.sleep = sleep
         self.located: Any = None
+        #: How to restart when the skin does not say (the launcher's program.json).
+        self.fallback_restart: dict[str, Any] | None = None
         self.rejected = 0
         self._warned_estimate = False
 
@@ -617,12 +619,48 @@ def restart_point(spec: dict[str, Any], grid: Any, scale: float) -> tuple[float,
     ) * scale
 
 
+def find_button(
+    image: np.ndarray, button: np.ndarray, threshold: float = 0.05
+) -> tuple[float, float]:
+    """Centre (frame pixels) of the best match of the picture ``button`` in ``image``.
+
+    >>> img = np.zeros((40, 60, 3), np.uint8); img[10:20, 30:50] = (0, 0, 255)
+    >>> img[12:14, 35:45] = 255
+    >>> find_button(img, img[8:22, 28:52].copy())
+    (40.0, 15.0)
+    """
+    import cv2
+
+    bh, bw = button.shape[:2]
+    if image.shape[0] < bh or image.shape[1] < bw:
+        raise PlayError("the restart button's picture is larger than the window")
+    scores = cv2.matchTemplate(image, button, cv2.TM_SQDIFF_NORMED)
+    best, _, (x, y), _ = cv2.minMaxLoc(scores)
+    if best > threshold:
+        raise PlayError(f"the restart button is not on screen (best match {best:.3f})")
+    return x + bw / 2, y + bh / 2
+
+
+def restart_spec(player: Player) -> tuple[dict[str, Any], Path | None]:
+    """How to restart: the skin's ``"restart"`` (skin.json), else the launcher's own
+    (``"restart"`` in program.json); with the folder a ``"button"`` picture is in."""
+    skin = player.located.skin
+    spec = dict(skin.meta.get("restart", {}) or {})
+    if any(k in spec for k in ("key", "click", "button")):
+        return spec, getattr(skin, "folder", None)
+    if player.fallback_restart:
+        return dict(player.fallback_restart), getattr(skin, "folder", None)
+    return spec, None
+
+
 def restart_from_skin(player: Player, frame: Frame, reading: Any) -> None:
-    """Start a new game the way the skin's metadata (``skin.json`` ``"restart"``) says: a key
-    (``{"key": "n"}``) or a click relative to the board (``{"click": {"x_fraction": 0.5,
-    "y_offset": -40}}``); then wait until the board has changed and reads as a game in play."""
+    """Start a new game the way the metadata says (see :func:`restart_spec`): a key or key
+    combination (``{"key": "n"}``, ``{"key": "ctrl+n"}``), a click relative to the board
+    (``{"click": {"x_fraction": 0.5, "y_offset": -40}}``) or a click on a button found by its
+    picture (``{"button": "restart.png"}``); then wait until the board has changed and reads as
+    a game in play."""
     located = player.located
-    spec = dict(located.skin.meta.get("restart", {}))
+    spec, folder = restart_spec(player)
     if player.mouse is None:
         raise PlayError("cannot restart the game without a mouse")
     before = board_crop(frame.image, located.grid)
@@ -630,14 +668,24 @@ def restart_from_skin(player: Player, frame: Frame, reading: Any) -> None:
     if "key" in spec:
         player.park_pointer()  # focus follows the pointer on a bare X server: keep it inside
         player.mouse.press(str(spec["key"]))
-    elif "click" in spec:
-        fx, fy = restart_point(spec["click"], located.grid, float(getattr(located, "scale", 1.0)))
+    elif "click" in spec or "button" in spec:
+        if "click" in spec:
+            scale = float(getattr(located, "scale", 1.0))
+            fx, fy = restart_point(spec["click"], located.grid, scale)
+        else:
+            import cv2
+
+            path = (folder or Path(".")) / str(spec["button"])
+            picture = cv2.imread(str(path), cv2.IMREAD_COLOR)
+            if picture is None:
+                raise PlayError(f"{path}: cannot read the restart button's picture")
+            fx, fy = find_button(frame.image, picture)
         player.board_mouse(frame).click_frame_point(fx, fy)
         player.park_pointer()
     else:
         raise PlayError(
             f"skin {located.skin.name!r} does not say how to restart a game "
-            '(skin.json needs a "restart" with a "key" or a "click")'
+            '(skin.json needs a "restart" with a "key", a "click" or a "button")'
         )
     new, changed = player.settle(before)
     if not changed:
@@ -721,14 +769,15 @@ def attach(
         area = Region(int(dl), int(dt), max(1, int(dr - dl)), max(1, int(db - dt)))
         watch = WindowWatch(backend, window, area)
         watch.check()  # covered already: say so before anything else
-    park = None
-    if window is not None:
-        try:
-            from bot.programs import load_program
+    park = program = None
+    try:
+        from bot.programs import load_program
 
-            park = load_program(located.skin.name).park_point(window)
-        except ProgramError:
-            park = None  # no program description: leave the pointer where the clicks put it
+        program = load_program(located.skin.name)
+    except ProgramError:
+        program = None  # no program description: leave the pointer where the clicks put it
+    if program is not None and window is not None:
+        park = program.park_point(window)
     mapping = measure_mapping(capture.monitors, mouse.size()) if mouse else MouseMapping()
     player = Player(
         capture,
@@ -742,4 +791,8 @@ def attach(
         **player_options,
     )
     player.located = located
+    if program is not None:
+        player.fallback_restart = program.restart
+        if program.settle_quiet is not None:
+            player.timing = replace(player.timing, quiet=program.settle_quiet)
     return Attached(player, located.skin, window, frame)

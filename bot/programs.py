@@ -15,7 +15,10 @@ is adding a file. Keys (all but ``command`` and ``window`` optional)::
       "window": {"name": "^Mines$", "class": "sgt-mines"},
       "window_size": {"30x16n99": [1200, 700]}, # resize the window after it appears
       "park": [0.5, 0.97],                      # pointer rest, fractions of the window
-      "start_timeout": 15
+      "start_timeout": 15,
+      "settle_quiet": 0.05,                     # s the board must stay unchanged to count as
+                                                # drawn (default 0.03)
+      "restart": {"key": "n"}                   # used when the skin's skin.json does not say
     }
 
 >>> program = Program.from_dict("demo", {"command": ["sgt-mines", "{cols}x{rows}n{mines}"],
@@ -76,6 +79,8 @@ class Program:
     park: tuple[float, float] = (0.5, 0.02)
     start_timeout: float = 15.0
     about: str = ""
+    restart: dict[str, Any] | None = None
+    settle_quiet: float | None = None
 
     @classmethod
     def from_dict(cls, skin: str, data: dict[str, Any], source: str = PROGRAM_FILE) -> Program:
@@ -101,6 +106,10 @@ class Program:
                 park=(park[0], park[1]),
                 start_timeout=float(data.get("start_timeout", 15.0)),
                 about=str(data.get("about", "")),
+                restart=dict(data["restart"]) if data.get("restart") else None,
+                settle_quiet=(
+                    float(data["settle_quiet"]) if data.get("settle_quiet") is not None else None
+                ),
             )
         except (KeyError, TypeError, ValueError, IndexError) as exc:
             raise ProgramError(f"{source}: malformed program description: {exc}") from exc
