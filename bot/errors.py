@@ -57,3 +57,14 @@ class LowConfidenceError(MinebotError):
     def __init__(self, message: str, cells: tuple[tuple[int, int], ...] = ()) -> None:
         super().__init__(message)
         self.cells = cells
+
+
+# --- tuning a new skin (bot/lattice.py, bot/tune.py) ---
+
+
+class LatticeError(MinebotError):
+    """No board-like lattice of equal cells in a screenshot (or not a clear one)."""
+
+
+class TuneError(MinebotError):
+    """A skin cannot be learnt from the screenshots and labels given; says what to capture."""

@@ -1,0 +1,112 @@
+"""``minebot tune``: learn a skin minebot has never seen from a few screenshots.
+
+``minebot tune SHOT.png... --name NAME [--out DIR]``: finds the board lattice in each
+screenshot, groups identical-looking cells, names the groups (from ``SHOT.txt`` text boards
+beside the screenshots, the fresh-board rule, or a groups file the user fills in), writes the
+skin folder and prints a report. Exit 0: skin written; 1: groups left to name (a contact sheet
+and a groups file were written; fill it in and run again); 2: an error saying what to capture.
+"""
+
+from __future__ import annotations
+
+import argparse
+import re
+import sys
+import time
+from pathlib import Path
+
+
+def register(subparsers: argparse._SubParsersAction) -> None:
+    parser = subparsers.add_parser(
+        "tune",
+        help="learn a new skin from screenshots (and text boards beside them)",
+        description="Find the board in each screenshot without knowing the skin, group "
+        "identical-looking cells, name the groups and write a skin folder that replay and "
+        "play then use. A text board NAME.txt beside NAME.png names that screenshot's cells.",
+    )
+    parser.add_argument("images", nargs="+", metavar="SCREENSHOT", help="PNG screenshots")
+    parser.add_argument("--name", required=True, help="skin name: letters, digits, - and _")
+    parser.add_argument(
+        "--out", type=Path, help="folder to write the skin into (default: the user's skin dir)"
+    )
+    parser.add_argument(
+        "--groups",
+        type=Path,
+        metavar="FILE",
+        help="groups file to read/write (default: NAME.groups.txt beside the first screenshot)",
+    )
+    parser.add_argument(
+        "--level",
+        action="append",
+        default=[],
+        metavar="COLSxROWSnMINES",
+        help="a standard board size of the game, e.g. 30x16n99 (repeatable)",
+    )
+    parser.add_argument("--restart-key", help="key that starts a new game (skin.json restart)")
+    parser.add_argument(
+        "--program", type=Path, metavar="PROGRAM.json", help="how to start the game (copied)"
+    )
+    parser.add_argument("--game", default="", help="what the game is, for skin.json")
+    parser.set_defaults(func=run)
+
+
+def parse_level(text: str) -> tuple[int, int, int]:
+    """``"30x16n99"`` -> ``(30, 16, 99)``.
+
+    >>> parse_level("30x16n99")
+    (30, 16, 99)
+    """
+    from bot.errors import TuneError
+
+    match = re.fullmatch(r"(\d+)x(\d+)n(\d+)", text.strip())
+    if not match:
+        raise TuneError(f"--level {text!r}: expected COLSxROWSnMINES, e.g. 30x16n99")
+    cols, rows, mines = (int(v) for v in match.groups())
+    return cols, rows, mines
+
+
+def run(args: argparse.Namespace) -> int:
+    from bot.tune import tune
+
+    start = time.perf_counter()
+    levels = [parse_level(text) for text in args.level]
+    restart = {"key": args.restart_key} if args.restart_key else None
+    result = tune(
+        args.images,
+        args.name,
+        out=args.out,
+        groups_file=args.groups,
+        levels=levels,
+        restart=restart,
+        program=args.program,
+        game=args.game,
+    )
+    seconds = time.perf_counter() - start
+    for shot in result.shots:
+        labels = "labels from " + shot.path.with_suffix(".txt").name if shot.labels else "no labels"
+        print(f"{shot.path}: {shot.lattice.describe()}; {labels}")
+    print(f"cell {result.size[0]}x{result.size[1]} px; {len(result.groups)} groups of cells")
+    if result.folder is None:
+        print(
+            f"{len(result.unnamed)} groups are not named yet: see the contact sheet "
+            f"{result.sheet}, write a class after each '=' in {result.groups_file}, then run "
+            "the same command again.",
+            file=sys.stderr,
+        )
+        return 1
+    print(f"{'class':<11} {'samples':>7} {'variants':>8} {'worst margin':>12}  nearest (alike)")
+    for r in result.reports:
+        print(
+            f"{r.name:<11} {r.samples:>7} {r.variants:>8} {r.worst_margin:>12.3f}  "
+            f"{r.nearest} ({r.alike:.3f})"
+        )
+    alike = [r for r in result.reports if r.alike >= 0.97]
+    for r in alike:
+        print(f"warning: {r.name} and {r.nearest} look too alike ({r.alike:.1%} of pixels agree)")
+    if result.missing:
+        print(
+            "not seen (the reader refuses such cells until you tune again with a screenshot "
+            f"showing them): {', '.join(result.missing)}"
+        )
+    print(f"wrote {result.folder} in {seconds:.2f} s")
+    return 0

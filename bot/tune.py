@@ -1,0 +1,544 @@
+"""Learn a skin minebot has never seen from a few screenshots: ``minebot tune``.
+
+1. :func:`load_shot` finds each screenshot's cell lattice with :func:`bot.lattice.find_lattice`
+   (no skin needed) and reads ``NAME.txt`` beside ``NAME.png`` when there is one: the board in
+   the text form, which names every cell of that screenshot.
+2. :func:`group_cells` cuts every cell at the most common pitch and groups identical-looking
+   cells (every pixel within ``tolerance`` on at least ``same`` of the cell): one group per
+   class, or several for one class drawn in several ways (a hover highlight).
+3. :func:`name_groups` names the groups: from the text boards; automatically where certain (a
+   group filling 90% of an unlabelled board is the covered cell: no other class can fill a
+   board at any real mine density); from a groups file the user filled in. Groups still
+   unnamed go on a contact sheet (``NAME.groups.png``) and into ``NAME.groups.txt``, one line
+   per group (``g3 = ?``) for the user to fill in before running again.
+4. :func:`write_skin` writes the skin folder in the reader's format (``skin.json`` plus one PNG
+   per class variant, see :mod:`bot.skins`), and :func:`skin_report` measures every class:
+   samples, the worst margin of its samples to the nearest other class with the reader's own
+   robust score, and classes that look too alike.
+
+>>> check_skin_name("xbomb")
+'xbomb'
+>>> check_skin_name("../evil")
+Traceback (most recent call last):
+...
+bot.errors.TuneError: skin name '../evil' is not a plain name: use letters, digits, '-' and '_'
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import numpy as np
+
+from bot.errors import LatticeError, TuneError
+from bot.lattice import Lattice, find_lattice
+
+#: Board character -> class name (the inverse of the reader's ``CLASS_CHARS``).
+CHAR_CLASSES: dict[str, str] = {
+    ".": "covered",
+    "?": "question",
+    "F": "flag",
+    "*": "mine",
+    "X": "exploded",
+    "W": "wrong_flag",
+    **{str(n): str(n) for n in range(9)},
+}
+#: Every class name, in the order skins list them.
+CLASS_ORDER = ("covered", *(str(n) for n in range(9)), "flag", "question", "mine", "exploded",
+               "wrong_flag")  # fmt: skip
+#: Classes a skin cannot be played without: what to capture to get each.
+REQUIRED = {
+    "covered": "a fresh board (every cell covered)",
+    "0": "a board after a click that opened an empty area",
+    "1": "a board with some numbers showing",
+}
+#: A group filling this share of an unlabelled board is the covered cell.
+FRESH_SHARE = 0.9
+#: Pixels of a cell that must agree (within the tolerance) for two cells to look the same.
+SAME_SHARE = 0.97
+#: Per-channel difference that still counts as the same pixel (the reader's ``tolerance``).
+TOLERANCE = 48
+#: Confidence the reader must have in a cell of a tuned skin (skin.json ``match``).
+MIN_CONFIDENCE = 0.96
+#: Classes whose templates agree on more than this share of pixels "look too alike".
+TOO_ALIKE = 0.97
+NAME_RE = re.compile(r"^[A-Za-z0-9_-]+$")
+IGNORE = "ignore"
+
+
+def check_skin_name(name: str, shipped: Sequence[str] = ()) -> str:
+    """``name`` if it is a plain skin name that does not shadow a shipped skin."""
+    if not NAME_RE.match(name):
+        raise TuneError(f"skin name {name!r} is not a plain name: use letters, digits, '-' and '_'")
+    if name in shipped:
+        raise TuneError(f"{name!r} is a skin minebot ships: choose another name")
+    return name
+
+
+def shipped_skins() -> list[str]:
+    """Names of the skin folders in the package's ``templates/``."""
+    base = Path(__file__).resolve().parent.parent / "templates"
+    return sorted(p.name for p in base.iterdir() if p.is_dir()) if base.is_dir() else []
+
+
+def default_out() -> Path:
+    """The user's skin folder, searched by :func:`bot.skins.skin_dirs`."""
+    return Path.home() / ".local" / "share" / "minebot" / "skins"
+
+
+@dataclass(frozen=True)
+class Shot:
+    """One screenshot: its pixels, the lattice found in it, and its text board if given."""
+
+    path: Path
+    image: np.ndarray
+    lattice: Lattice
+    labels: tuple[str, ...] | None  # board rows, when NAME.txt is beside the picture
+
+
+def load_shot(path: str | Path) -> Shot:
+    """Read a screenshot, find its board lattice and its labels (``NAME.txt`` beside it)."""
+    import cv2
+
+    from solver.board import read_board
+
+    path = Path(path)
+    image = cv2.imread(str(path), cv2.IMREAD_COLOR)
+    if image is None:
+        raise TuneError(f"{path}: not a picture (or missing)")
+    try:
+        lattice = find_lattice(image)
+    except LatticeError as exc:
+        raise TuneError(
+            f"{path}: no board found ({exc}); capture the game window with the whole board "
+            "showing, at least 4x4 cells"
+        ) from exc
+    labels = None
+    text = path.with_suffix(".txt")
+    if text.is_file():
+        board = read_board(str(text))
+        if (board.width, board.height) != (lattice.cols, lattice.rows):
+            raise TuneError(
+                f"{text} is a {board.width}x{board.height} board but {path} shows "
+                f"{lattice.cols}x{lattice.rows} cells ({lattice.describe()})"
+            )
+        labels = tuple(board.rows)
+    return Shot(path=path, image=image, lattice=lattice, labels=labels)
+
+
+@dataclass(frozen=True)
+class Sample:
+    """Where one cell was cut: screenshot index and cell position."""
+
+    shot: int
+    x: int
+    y: int
+
+
+@dataclass
+class Group:
+    """Identical-looking cells: the first one's pixels stand for all of them."""
+
+    key: str  # stable id from the pixels, so a groups file still applies on a rerun
+    image: np.ndarray  # [h, w, 3] uint8, the representative (first) cell
+    samples: list[Sample] = field(default_factory=list)
+    name: str | None = None
+    named_by: str = ""
+
+
+def cell_size(shots: Sequence[Shot]) -> tuple[int, int]:
+    """The most common cell width and height over all screenshots."""
+    widths = np.concatenate([np.diff(s.lattice.xs) for s in shots])
+    heights = np.concatenate([np.diff(s.lattice.ys) for s in shots])
+    return int(np.bincount(widths).argmax()), int(np.bincount(heights).argmax())
+
+
+def agreement(a: np.ndarray, b: np.ndarray, inset: int, tolerance: int = TOLERANCE) -> float:
+    """Share of pixels (inside ``inset``) whose every channel differs by at most ``tolerance``.
+
+    >>> a = np.zeros((10, 10, 3), np.uint8); b = a.copy(); b[5, 5] = 200
+    >>> agreement(a, b, 1)
+    0.984375
+    """
+    h, w = a.shape[:2]
+    da = a[inset : h - inset, inset : w - inset].astype(np.int16)
+    db = b[inset : h - inset, inset : w - inset].astype(np.int16)
+    return float((np.abs(da - db).max(axis=2) <= tolerance).mean())
+
+
+def group_cells(
+    shots: Sequence[Shot], size: tuple[int, int], inset: int, same: float = SAME_SHARE
+) -> list[Group]:
+    """Group every cell of every screenshot with the cells that look the same."""
+    groups: list[Group] = []
+    reps = np.zeros((0,), np.int16)
+    h_in, w_in = size[1] - 2 * inset, size[0] - 2 * inset
+    for s, shot in enumerate(shots):
+        cells = shot.lattice.cells(shot.image, size)[..., :3]
+        for y in range(shot.lattice.rows):
+            for x in range(shot.lattice.cols):
+                cell = cells[y, x]
+                inner = cell[inset : inset + h_in, inset : inset + w_in].astype(np.int16)
+                found = -1
+                if len(groups):
+                    ok = (np.abs(reps - inner[None]).max(axis=3) <= TOLERANCE).mean(axis=(1, 2))
+                    best = int(np.argmax(ok))
+                    if ok[best] >= same:
+                        found = best
+                if found < 0:
+                    key = hashlib.sha1(np.ascontiguousarray(cell).tobytes()).hexdigest()[:8]
+                    groups.append(Group(key=key, image=cell.copy()))
+                    reps = inner[None] if len(groups) == 1 else np.concatenate([reps, inner[None]])
+                    found = len(groups) - 1
+                groups[found].samples.append(Sample(s, x, y))
+    return groups
+
+
+def parse_class(word: str) -> str:
+    """A class name from what a user may write: ``covered``, ``3``, ``flag``, ``F``, ``.`` ...
+
+    >>> parse_class("F"), parse_class("wrong_flag"), parse_class(" 3 ")
+    ('flag', 'wrong_flag', '3')
+    """
+    word = word.strip()
+    if word in CLASS_ORDER or word == IGNORE:
+        return word
+    if word in CHAR_CLASSES:
+        return CHAR_CLASSES[word]
+    raise TuneError(
+        f"{word!r} is not a cell class (use one of {', '.join(CLASS_ORDER)}, a board "
+        f"character . 0-8 F ? * X W, or {IGNORE})"
+    )
+
+
+def read_groups_file(path: Path) -> dict[str, str]:
+    """``key -> class`` from a filled-in groups file (lines ``g3 a1b2c3d4 = flag``)."""
+    names: dict[str, str] = {}
+    for n, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
+        line = line.split("#", 1)[0].strip()
+        if not line:
+            continue
+        if "=" not in line:
+            raise TuneError(f"{path}:{n}: expected 'gN KEY = class', got {line!r}")
+        left, right = (part.strip() for part in line.split("=", 1))
+        parts = left.split()
+        if len(parts) != 2:
+            raise TuneError(f"{path}:{n}: expected 'gN KEY = class', got {line!r}")
+        if right in ("", "?"):
+            continue
+        try:
+            names[parts[1]] = parse_class(right)
+        except TuneError as exc:
+            raise TuneError(f"{path}:{n}: {exc}") from exc
+    return names
+
+
+def name_groups(
+    groups: list[Group], shots: Sequence[Shot], names: dict[str, str] | None = None
+) -> list[Group]:
+    """Name groups from labels, a groups file, and the fresh-board rule; split mixed groups.
+
+    Returns the groups again (a group whose cells carry two labels is split in one group per
+    label: the labels know better than the pixels, and the report shows them as too alike).
+    """
+    out: list[Group] = []
+    for group in groups:
+        by_label: dict[str, list[Sample]] = {}
+        unlabelled: list[Sample] = []
+        for sample in group.samples:
+            rows = shots[sample.shot].labels
+            if rows is None:
+                unlabelled.append(sample)
+            else:
+                ch = rows[sample.y][sample.x]
+                if ch not in CHAR_CLASSES:
+                    raise TuneError(f"{shots[sample.shot].path.with_suffix('.txt')}: {ch!r}")
+                by_label.setdefault(CHAR_CLASSES[ch], []).append(sample)
+        if len(by_label) <= 1:
+            if by_label:
+                group.name, group.named_by = next(iter(by_label)), "labels"
+            out.append(group)
+            continue
+        # Cells that look alike but are labelled differently: one group per label; the
+        # unlabelled ones cannot be placed and stay out.
+        for cls, samples in by_label.items():
+            first = samples[0]
+            image = shots[first.shot].lattice.cells(
+                shots[first.shot].image, group.image.shape[1::-1]
+            )
+            out.append(
+                Group(
+                    key=f"{group.key}-{cls}",
+                    image=image[first.y, first.x][..., :3].copy(),
+                    samples=samples,
+                    name=cls,
+                    named_by="labels (split: looks like another class)",
+                )
+            )
+    names = names or {}
+    for group in out:
+        if group.name is None and group.key in names:
+            group.name, group.named_by = names[group.key], "groups file"
+    # Fresh board: one group fills (almost) a whole unlabelled board.
+    for s, shot in enumerate(shots):
+        if shot.labels is not None:
+            continue
+        total = shot.lattice.cols * shot.lattice.rows
+        for group in out:
+            share = sum(1 for smp in group.samples if smp.shot == s) / total
+            if share >= FRESH_SHARE and group.name is None:
+                group.name, group.named_by = "covered", f"fills {shot.path.name}"
+    return out
+
+
+def contact_sheet(groups: Sequence[Group], shots: Sequence[Shot], zoom: int = 4) -> np.ndarray:
+    """A picture of the given groups: each cell enlarged, with its id and where it was seen."""
+    import cv2
+
+    if not groups:
+        return np.full((40, 400, 3), 255, np.uint8)
+    h, w = groups[0].image.shape[:2]
+    tile_w, tile_h = max(w * zoom, 150) + 20, h * zoom + 46
+    per_row = max(1, min(len(groups), 1200 // tile_w))
+    rows = (len(groups) + per_row - 1) // per_row
+    sheet = np.full((rows * tile_h + 10, per_row * tile_w + 10, 3), 255, np.uint8)
+    for i, group in enumerate(groups):
+        r, c = divmod(i, per_row)
+        x0, y0 = 10 + c * tile_w, 10 + r * tile_h
+        big = cv2.resize(group.image, (w * zoom, h * zoom), interpolation=cv2.INTER_NEAREST)
+        sheet[y0 : y0 + h * zoom, x0 : x0 + w * zoom] = big
+        first = group.samples[0]
+        label = f"g{i + 1} {group.key} x{len(group.samples)}"
+        where = f"{shots[first.shot].path.name} ({first.x},{first.y})"
+        for line, text in enumerate((label, where)):
+            cv2.putText(sheet, text, (x0, y0 + h * zoom + 14 + 14 * line),
+                        cv2.FONT_HERSHEY_SIMPLEX, 0.4, (0, 0, 0), 1, cv2.LINE_AA)  # fmt: skip
+    return sheet
+
+
+def write_groups_file(path: Path, groups: Sequence[Group], shots: Sequence[Shot]) -> None:
+    """The file the user fills in: one ``gN KEY = ?`` line per unnamed group."""
+    lines = [
+        "# minebot tune: name each group shown on the contact sheet (same name, .png).",
+        "# Replace ? by a class: covered, 0-8, flag, question, mine, exploded, wrong_flag",
+        f"# (or a board character . 0-8 F ? * X W), or '{IGNORE}' for a cell that is no class.",
+        "# Then run the same minebot tune command again.",
+    ]
+    for i, group in enumerate(groups):
+        first = group.samples[0]
+        lines.append(
+            f"g{i + 1} {group.key} = ?    # {len(group.samples)} cells, first at "
+            f"{shots[first.shot].path.name} x={first.x} y={first.y}"
+        )
+    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+
+
+@dataclass(frozen=True)
+class ClassReport:
+    """How well one class is learnt."""
+
+    name: str
+    samples: int
+    variants: int
+    worst_margin: float  # min over samples of own score minus best other class's score
+    nearest: str  # the class that comes closest
+    alike: float  # agreement of this class's template with the nearest class's
+
+
+def class_templates(groups: Sequence[Group]) -> dict[str, list[Group]]:
+    """Named groups by class, largest first (ignored groups left out)."""
+    out: dict[str, list[Group]] = {}
+    for group in groups:
+        if group.name and group.name != IGNORE:
+            out.setdefault(group.name, []).append(group)
+    for variants in out.values():
+        variants.sort(key=lambda g: -len(g.samples))
+    return {name: out[name] for name in CLASS_ORDER if name in out}
+
+
+def skin_report(
+    groups: Sequence[Group], shots: Sequence[Shot], size: tuple[int, int], inset: int
+) -> list[ClassReport]:
+    """Per class: samples, the worst margin of its samples to the nearest other class (the
+    reader's score: share of pixels within the tolerance), and how alike the nearest is."""
+    classes = class_templates(groups)
+    cut = {s: shot.lattice.cells(shot.image, size)[..., :3] for s, shot in enumerate(shots)}
+    reports = []
+    for name, variants in classes.items():
+        worst, nearest, alike = 1.0, "-", 0.0
+        for group in variants:
+            for smp in group.samples:
+                cell = cut[smp.shot][smp.y, smp.x]
+                own = max(agreement(cell, g.image, inset) for g in variants)
+                for other, others in classes.items():
+                    if other == name:
+                        continue
+                    score = max(agreement(cell, g.image, inset) for g in others)
+                    if own - score < worst:
+                        worst, nearest = own - score, other
+        for other, others in classes.items():
+            if other != name:
+                a = max(agreement(variants[0].image, g.image, inset) for g in others)
+                if a > alike:
+                    alike = a
+                    if nearest == "-":
+                        nearest = other
+        reports.append(
+            ClassReport(
+                name=name,
+                samples=sum(len(g.samples) for g in variants),
+                variants=len(variants),
+                worst_margin=worst,
+                nearest=nearest,
+                alike=alike,
+            )
+        )
+    return reports
+
+
+@dataclass
+class TuneResult:
+    """What a tuning run produced."""
+
+    folder: Path | None
+    reports: list[ClassReport]
+    unnamed: list[Group]
+    missing: list[str]
+    size: tuple[int, int]
+    shots: list[Shot]
+    groups: list[Group]
+    sheet: Path | None = None
+    groups_file: Path | None = None
+
+
+def write_skin(
+    folder: Path,
+    name: str,
+    groups: Sequence[Group],
+    size: tuple[int, int],
+    inset: int,
+    shots: Sequence[Shot],
+    levels: Sequence[tuple[int, int, int]] = (),
+    restart: dict | None = None,
+    game: str = "",
+) -> Path:
+    """Write ``folder/name``: one PNG per class variant and ``skin.json`` (reader's format)."""
+    import cv2
+
+    classes = class_templates(groups)
+    target = folder / name
+    target.mkdir(parents=True, exist_ok=True)
+    templates: dict[str, list[str]] = {}
+    for cls, variants in classes.items():
+        files = []
+        for i, group in enumerate(variants):
+            file = f"{cls}.png" if i == 0 else f"{cls}-{i + 1}.png"
+            cv2.imwrite(str(target / file), group.image)
+            files.append(file)
+        templates[cls] = files
+    anchors = [a for a in ("covered", "0") if a in templates]
+    meta = {
+        "format": 1,
+        "name": name,
+        "game": game or f"{name} (learnt by minebot tune)",
+        "source": "Cells cut by minebot tune from: " + ", ".join(shot.path.name for shot in shots),
+        "cell": {
+            "pitch": [size[0], size[1]],
+            "inset": inset,
+            "scales_with_window": False,
+            "about": "Learnt from screenshots at this pitch; other scalings are not learnt.",
+        },
+        "scales": [1.0],
+        # Learnt cells agree with their template on >= SAME_SHARE of pixels; asking nearly as
+        # much of a cell at play time keeps the reader from growing the board into the
+        # window around it (a blank strip under a grid line looks 94% like an empty cell).
+        "match": {"tolerance": TOLERANCE, "min_confidence": MIN_CONFIDENCE, "min_margin": 0.04},
+        "anchors": anchors,
+        "templates": {k: (v[0] if len(v) == 1 else v) for k, v in templates.items()},
+        "levels": [{"name": f"{c}x{r}", "cols": c, "rows": r, "mines": m} for c, r, m in levels],
+        "lost": {"chars": "X" if "exploded" in templates else "*"},
+        "won": {"about": "Won when every cell that is not a mine is open."},
+    }
+    if restart:
+        meta["restart"] = restart
+    (target / "skin.json").write_text(json.dumps(meta, indent=2) + "\n", encoding="utf-8")
+    return target
+
+
+def inset_for(size: tuple[int, int]) -> int:
+    """Pixels left out around each cell when comparing: one, so that a grid line on the
+    cell's edge stays in the template and pins the lattice phase (a dithered cell without its
+    line matches at several phases).
+
+    >>> inset_for((20, 20)), inset_for((8, 8))
+    (1, 0)
+    """
+    return 1 if min(size) >= 10 else 0
+
+
+def tune(
+    images: Sequence[str | Path],
+    name: str,
+    out: Path | None = None,
+    groups_file: Path | None = None,
+    levels: Sequence[tuple[int, int, int]] = (),
+    restart: dict | None = None,
+    program: Path | None = None,
+    game: str = "",
+) -> TuneResult:
+    """Learn skin ``name`` from ``images`` and write it to ``out`` (see the module doc).
+
+    When groups are left unnamed nothing is written but the contact sheet and the groups
+    file (beside the first screenshot unless ``groups_file`` says where): the result's
+    ``folder`` is then None.
+    """
+    import cv2
+
+    check_skin_name(name, shipped_skins())
+    if not images:
+        raise TuneError("no screenshots given")
+    shots = [load_shot(p) for p in images]
+    size = cell_size(shots)
+    inset = inset_for(size)
+    groups = group_cells(shots, size, inset)
+    if groups_file is None:
+        groups_file = Path(images[0]).parent / f"{name}.groups.txt"
+    names = read_groups_file(groups_file) if groups_file.is_file() else {}
+    groups = name_groups(groups, shots, names)
+    unnamed = [g for g in groups if g.name is None]
+    classes = class_templates(groups)
+    missing = [c for c in CLASS_ORDER if c not in classes]
+    result = TuneResult(None, [], unnamed, missing, size, list(shots), groups)
+    if unnamed:
+        sheet = groups_file.with_suffix(".png")
+        cv2.imwrite(str(sheet), contact_sheet(unnamed, shots))
+        write_groups_file(groups_file, unnamed, shots)
+        result.sheet, result.groups_file = sheet, groups_file
+        return result
+    lacking = [c for c in REQUIRED if c not in classes]
+    if lacking:
+        what = "; ".join(f"'{c}': capture {REQUIRED[c]}" for c in lacking)
+        raise TuneError(f"too few cells to learn every class the bot needs: {what}")
+    result.reports = skin_report(groups, shots, size, inset)
+    if program is not None:
+        from bot.programs import Program
+
+        try:
+            data = json.loads(Path(program).read_text(encoding="utf-8"))
+        except (OSError, json.JSONDecodeError) as exc:
+            raise TuneError(f"{program}: cannot read the program description: {exc}") from exc
+        Program.from_dict(name, data, str(program))  # validates, raises a clear error
+    folder = write_skin(
+        out or default_out(), name, groups, size, inset, shots, levels, restart, game
+    )
+    if program is not None:
+        (folder / "program.json").write_text(
+            Path(program).read_text(encoding="utf-8"), encoding="utf-8"
+        )
+    result.folder = folder
+    return result
