@@ -605,18 +605,22 @@ class Player:
 
 def restart_point(spec: dict[str, Any], grid: Any, scale: float) -> tuple[float, float]:
     """The frame point of a restart click described relative to the board: fractions of the
-    board's width/height plus offsets in skin pixels (times the located scale).
+    board's width/height plus offsets in skin pixels (times the located scale), or in screen
+    pixels with ``"units": "pixels"``.
 
     >>> class G: bounds = (16, 81, 646, 417)
     >>> restart_point({"x_fraction": 0.5, "y_offset": -40}, G(), 1.0)
     (331.0, 41.0)
+    >>> restart_point({"x_fraction": 1, "x_offset": 100, "units": "pixels"}, G(), 2.0)
+    (746.0, 81.0)
     """
     left, top, right, bottom = grid.bounds
     x = left + float(spec.get("x_fraction", 0.0)) * (right - left)
     y = top + float(spec.get("y_fraction", 0.0)) * (bottom - top)
-    return x + float(spec.get("x_offset", 0.0)) * scale, y + float(
-        spec.get("y_offset", 0.0)
-    ) * scale
+    dx, dy = float(spec.get("x_offset", 0.0)), float(spec.get("y_offset", 0.0))
+    if spec.get("units") == "pixels":
+        scale = 1.0  # a widget that does not grow with the cells (a toolkit button)
+    return x + dx * scale, y + dy * scale
 
 
 def find_button(
