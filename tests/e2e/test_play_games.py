@@ -209,3 +209,28 @@ def test_hint_clicks_nothing_and_writes_the_overlay(launch, capture, virtual_dis
         after = capture.grab(game.window.region)
         board = (slice(81, 81 + 16 * 21), slice(16, 16 + 30 * 21))
         assert (before.image[board] == after.image[board]).all()  # not a cell changed
+
+
+def test_play_command_finds_the_window_and_logs_replayable_games(launch, virtual_display, tmp_path):
+    from bot.play import audit_game_log
+
+    skin_or_skip("xdemineur")
+    with launch("xdemineur", 30, 16, 99):
+        done = subprocess.run(
+            [sys.executable, "-m", "bot.cli", "play", "--games", "2", "--json", "--log",
+             str(tmp_path)],
+            capture_output=True, text=True, timeout=120, env=virtual_display.env,
+        )  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    summary = json.loads(done.stdout)
+    assert summary["games"] == 2 and summary["misreads"] == 0 and summary["misclicks"] == 0
+    assert "playing xdemineur 30x16" in done.stderr
+    for n in (1, 2):
+        folder = tmp_path / f"game-{n:03d}"
+        assert audit_game_log(folder, 99) == []
+        replay = subprocess.run(
+            [sys.executable, "-m", "bot.cli", "replay", str(folder / "001.png"), "--expect",
+             str(folder / "001.txt")],
+            capture_output=True, text=True, timeout=60,
+        )  # fmt: skip
+        assert replay.returncode == 0, replay.stdout + replay.stderr
