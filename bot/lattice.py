@@ -380,19 +380,19 @@ def _track(
     n = len(profile)
 
     def score(pos: int) -> float:
-        idx = pos + np.arange(len(pattern))
-        ok = (idx >= 0) & (idx < n)
-        return float((profile[idx[ok]] * pattern[ok]).sum())
+        return float(profile[pos]) if 0 <= pos < n else 0.0
 
     def fit_near(pred: float) -> float:
-        # Stay on the even lattice unless a shifted line fits clearly better: an edge pair of
-        # unequal strength (a line next to a revealed cell) must not make lines jitter.
+        # Follow the boundary edge alone (the other edges of a cell move when tiles are one
+        # pixel narrower, as in gnome-mines), and stay on the even lattice unless a shifted
+        # line is clearly stronger: the other side of a two-pixel grid line is about as
+        # strong and must not make lines jitter.
         base = _px(pred)
         here = score(base)
         best_s, best_val = 0, here
         for s in range(-slack, slack + 1):
             val = score(base + s)
-            if val > best_val * 1.0001 + 1e-9 and (s == 0 or val > 1.25 * here):
+            if s != 0 and val > 1.6 * here + 1e-9 and val > best_val:
                 best_s, best_val = s, val
         return pred + best_s
 
@@ -448,9 +448,22 @@ def find_lattice(
             f"the repeating pattern found is only {ncols}x{nrows} cells: no board in the image"
         )
     return Lattice(
-        xs=ax.lines[first_col : first_col + ncols + 1],
-        ys=ay.lines[first_row : first_row + nrows + 1],
+        xs=_even_ends(ax.lines[first_col : first_col + ncols + 1]),
+        ys=_even_ends(ay.lines[first_row : first_row + nrows + 1]),
     )
+
+
+def _even_ends(lines: tuple[int, ...]) -> tuple[int, ...]:
+    """The outer lines one local pitch from their neighbours: outside the board the frame's
+    own edges (a black line meeting the white window) can outshine the cell boundary.
+
+    >>> _even_ends((4, 25, 45, 65, 87))
+    (5, 25, 45, 65, 85)
+    """
+    if len(lines) < 4:
+        return lines
+    pitch = (lines[-2] - lines[1]) / (len(lines) - 3)
+    return (_px(lines[1] - pitch), *lines[1:-1], _px(lines[-2] + pitch))
 
 
 def _best_extent(

@@ -1,0 +1,145 @@
+"""bot.lattice finds the cell grid of real game screenshots without knowing the skin.
+
+The screenshots are real captures under Xvfb (tests/fixtures_tune/). The expected grids were
+measured independently: xbomb's first black grid line is at x=5, y=28 (2 px lines, 20 px
+pitch); sgt-mines' board origin is (1.5T, 1.5T + 25) for its 20 px tiles (games.md);
+xdemineur's 1 px grid lines are at 16 + 21k, 81 + 21k (games.md), and the lattice may put
+the boundary on either side of that line; gnome-mines' tiles start at x=25, y=114 and are 33
+px apart, then 32 (GTK spreads the leftover pixels).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from bot.errors import LatticeError
+from bot.lattice import Lattice, estimate_pitch, find_lattice, refine_pitch
+
+FIX = Path(__file__).parent / "fixtures_tune"
+
+# name -> (file, cols, rows, left, top, pitch, boundary tolerance in px)
+GAMES = {
+    "xbomb-fresh": ("xbomb/fresh.png", 30, 16, 5, 28, 20, 0),
+    "xbomb-click1": ("xbomb/click1.png", 30, 16, 5, 28, 20, 0),
+    "xbomb-mid": ("xbomb/mid.png", 30, 16, 5, 28, 20, 0),
+    "sgt-mines": ("lattice/sgt-mines.png", 30, 16, 30, 55, 20, 0),
+    "xdemineur": ("lattice/xdemineur.png", 30, 16, 16, 81, 21, 1),
+}
+
+
+def load(rel: str) -> np.ndarray:
+    import cv2
+
+    image = cv2.imread(str(FIX / rel), cv2.IMREAD_COLOR)
+    assert image is not None, rel
+    return image
+
+
+@pytest.mark.parametrize("name", sorted(GAMES))
+def test_real_screenshots(name: str) -> None:
+    rel, cols, rows, left, top, pitch, tol = GAMES[name]
+    lat = find_lattice(load(rel))
+    assert (lat.cols, lat.rows) == (cols, rows)
+    assert lat.pitch_x == pytest.approx(pitch, abs=0.01)
+    assert lat.pitch_y == pytest.approx(pitch, abs=0.01)
+    assert abs(lat.left - left) <= tol and abs(lat.top - top) <= tol
+    # every line on the lattice, one pitch apart
+    assert set(np.diff(lat.xs)) == {pitch} and set(np.diff(lat.ys)) == {pitch}
+
+
+def test_gnome_mines_uneven_columns() -> None:
+    lat = find_lattice(load("lattice/gnome-mines.png"))
+    assert (lat.cols, lat.rows) == (30, 16)
+    assert (lat.left, lat.top) == (25, 114)
+    # GTK's layout: 33 px cells, then 32 px ones; every tile must start on its own line.
+    assert set(np.diff(lat.xs)) == {32, 33} and set(np.diff(lat.ys)) == {32, 33}
+    image = load("lattice/gnome-mines.png")
+    for x in lat.xs[:-1]:  # the tile's left edge: background (light) -> tile (darker)
+        assert int(image[lat.ys[0] + 15, x - 1, 1]) - int(image[lat.ys[0] + 15, x, 1]) > 30
+
+
+def desktop_with(window: np.ndarray, at: tuple[int, int], seed: int = 0) -> np.ndarray:
+    """A 1920x1080 desktop: a wallpaper colour, a noisy photo, some text, and the window."""
+    import cv2
+
+    rng = np.random.default_rng(seed)
+    desk = np.full((1080, 1920, 3), (90, 60, 30), np.uint8)
+    desk[20:220, 1500:1850] = rng.integers(0, 256, (200, 350, 3), dtype=np.uint8)
+    cv2.putText(desk, "Terminal 0123456789 ABCDEFG", (60, 1040), cv2.FONT_HERSHEY_SIMPLEX, 1.2,
+                (240, 240, 240), 2)  # fmt: skip
+    cv2.rectangle(desk, (1400, 600), (1800, 900), (200, 200, 200), -1)
+    ox, oy = at
+    h, w = window.shape[:2]
+    desk[oy : oy + h, ox : ox + w] = window
+    return desk
+
+
+@pytest.mark.parametrize("name", ["xbomb-click1", "sgt-mines", "xdemineur"])
+@pytest.mark.parametrize("scale", [1.0, 1.25, 1.5, 2.0])
+def test_scaled_board_anywhere_on_a_desktop(name: str, scale: float) -> None:
+    import cv2
+
+    rel, cols, rows, left, top, pitch, tol = GAMES[name]
+    window = load(rel)
+    if scale != 1.0:
+        interp = cv2.INTER_NEAREST if scale == 2.0 else cv2.INTER_LINEAR
+        window = cv2.resize(window, None, fx=scale, fy=scale, interpolation=interp)
+    at = (137, 91)
+    lat = find_lattice(desktop_with(window, at))
+    assert (lat.cols, lat.rows) == (cols, rows)
+    assert lat.pitch_x == pytest.approx(pitch * scale, abs=0.15)
+    assert lat.pitch_y == pytest.approx(pitch * scale, abs=0.15)
+    # every line within a couple of (scaled) pixels of where the game drew it
+    slack = (tol + 2) * scale
+    want_x = at[0] + (left + pitch * np.arange(cols + 1)) * scale
+    want_y = at[1] + (top + pitch * np.arange(rows + 1)) * scale
+    assert np.abs(np.array(lat.xs) - want_x).max() <= slack
+    assert np.abs(np.array(lat.ys) - want_y).max() <= slack
+
+
+def test_no_board_is_an_error() -> None:
+    import cv2
+
+    with pytest.raises(LatticeError, match="no board|no edges|blank"):
+        find_lattice(np.full((600, 800, 3), 200, np.uint8))
+    text = np.full((600, 800, 3), 255, np.uint8)
+    cv2.putText(text, "Just a document, no game", (20, 300), cv2.FONT_HERSHEY_SIMPLEX, 1.0,
+                (0, 0, 0), 2)  # fmt: skip
+    with pytest.raises(LatticeError):
+        find_lattice(text)
+
+
+def test_synthetic_lattice_with_fractional_pitch() -> None:
+    # A 12x9 board of bevelled tiles at 26.25 px (21 px at 125%): lines rounded one by one.
+    tile_edges_x = np.floor(40 + 26.25 * np.arange(13) + 0.5).astype(int)
+    tile_edges_y = np.floor(70 + 26.25 * np.arange(10) + 0.5).astype(int)
+    img = np.full((400, 450, 3), 230, np.uint8)
+    img[tile_edges_y[0] : tile_edges_y[-1], tile_edges_x[0] : tile_edges_x[-1]] = 180
+    for x in tile_edges_x:
+        img[tile_edges_y[0] : tile_edges_y[-1], x : x + 2] = 30
+    for y in tile_edges_y:
+        img[y : y + 2, tile_edges_x[0] : tile_edges_x[-1] + 2] = 30
+    lat = find_lattice(img)
+    assert (lat.cols, lat.rows) == (12, 9)
+    assert lat.xs == tuple(tile_edges_x) and lat.ys == tuple(tile_edges_y)
+
+
+def test_pitch_helpers() -> None:
+    edges = np.zeros((5, 300), bool)
+    edges[:, 10::16] = True
+    edges[:, 12::16] = True  # a bevel two pixels in: the pitch is still 16, not 2 or 14
+    assert estimate_pitch(edges, 8, 60) == 16
+    profile = np.zeros(500)
+    profile[np.floor(3 + 31.5 * np.arange(15) + 0.5).astype(int)] = 1.0
+    assert refine_pitch(profile, 31) == pytest.approx(31.5, abs=0.02)
+
+
+def test_lattice_cells_cut_every_cell_at_one_size() -> None:
+    lat = Lattice(xs=(0, 33, 66, 98), ys=(0, 33, 66))
+    image = np.arange(70 * 100 * 3, dtype=np.uint32).reshape(70, 100, 3).astype(np.uint8)
+    cells = lat.cells(image)
+    assert cells.shape == (2, 3, 33, 33, 3)
+    assert (cells[0, 0] == image[0:33, 0:33]).all()
