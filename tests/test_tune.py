@@ -1,0 +1,173 @@
+"""minebot tune learns xbomb (a game minebot does not ship) from three screenshots and the
+text board of one, and the skin it writes reads the xbomb fixtures exactly.
+
+Fixtures (tests/fixtures_tune/xbomb/, captured by capture_xbomb.py from the real game):
+fresh.png (new 30x16 game), click1.png + click1.txt (after the first click), mid.png +
+mid.txt (flags and more numbers). xbomb.groups.txt is the groups file a user filled in after
+the first run: it names the one group the labels and the fresh board do not (the flag).
+"""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from bot.errors import TuneError
+from bot.tune import (
+    check_skin_name,
+    group_cells,
+    inset_for,
+    load_shot,
+    name_groups,
+    parse_class,
+    read_groups_file,
+    tune,
+)
+
+XBOMB = Path(__file__).parent / "fixtures_tune" / "xbomb"
+
+
+@pytest.fixture
+def work(tmp_path: Path) -> Path:
+    """A copy of the xbomb fixtures (tune writes its groups file beside the screenshots)."""
+    folder = tmp_path / "shots"
+    shutil.copytree(XBOMB, folder)
+    (folder / "mid.txt").rename(folder / "mid.expected")  # mid is unlabelled when tuning
+    return folder
+
+
+def read_with(skin_dir: Path, name: str, image: Path) -> str:
+    import cv2
+
+    from bot.read import read_image
+    from bot.skins import find_skin
+
+    skin = find_skin(name, dirs=[skin_dir])
+    return str(read_image(cv2.imread(str(image)), [skin]).board)
+
+
+def expected(path: Path) -> str:
+    return path.read_text(encoding="utf-8").strip("\n")
+
+
+def test_xbomb_from_three_screenshots_and_one_text_board(work: Path, tmp_path: Path) -> None:
+    out = tmp_path / "skins"
+    shots = [work / "fresh.png", work / "click1.png", work / "mid.png"]
+    groups_file = work / "xbomb-test.groups.txt"  # first run: nobody has named the flag yet
+
+    first = tune(shots, "xbomb-test", out=out, levels=[(30, 16, 99)])
+    assert first.folder is None and not (out / "xbomb-test").exists()
+    assert [len(g.samples) for g in first.unnamed] == [6]  # the six flags of mid.png
+    assert first.sheet is not None and first.sheet.is_file()
+    lines = [ln for ln in groups_file.read_text().splitlines() if ln.startswith("g")]
+    assert len(lines) == 1 and lines[0].split()[2:4] == ["=", "?"]
+
+    # The user writes the class after '=' and runs the same command again.
+    groups_file.write_text(groups_file.read_text().replace("= ?", "= flag"))
+    second = tune(shots, "xbomb-test", out=out, levels=[(30, 16, 99)], restart={"key": "s"})
+    assert second.folder == out / "xbomb-test"
+    assert (second.folder / "skin.json").is_file()
+    report = {r.name: r for r in second.reports}
+    assert set(report) == {"covered", "0", "1", "2", "3", "flag"}
+    covered = (
+        480 + expected(work / "click1.txt").count(".") + expected(work / "mid.expected").count(".")
+    )
+    assert report["covered"].samples == covered
+    assert report["flag"].samples == 6
+    assert all(r.worst_margin > 0.05 for r in second.reports)
+    assert "4" in second.missing and "mine" in second.missing
+
+    # The skin reads every xbomb fixture exactly, including the one it was not told about.
+    for name in ("click1", "mid"):
+        want = expected(work / f"{name}.txt" if name == "click1" else work / "mid.expected")
+        assert read_with(out, "xbomb-test", work / f"{name}.png") == want
+    assert read_with(out, "xbomb-test", work / "fresh.png") == "\n".join(["." * 30] * 16)
+
+
+def test_replay_command_uses_the_tuned_skin(
+    work: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture
+) -> None:
+    from bot.cli import main
+
+    out = tmp_path / "skins"
+    shots = [str(work / n) for n in ("fresh.png", "click1.png", "mid.png")]
+    args = ["tune", *shots, "--name", "xb", "--out", str(out), "--level", "30x16n99",
+            "--groups", str(work / "xbomb.groups.txt")]  # fmt: skip
+    assert main(args) == 0
+    printed = capsys.readouterr().out
+    assert "labels from click1.txt" in printed and "worst margin" in printed
+    monkeypatch.setenv("MINEBOT_SKINS", str(out))
+    assert main(["replay", str(work / "mid.png"), "--skin", "xb", "--expect",
+                 str(work / "mid.expected")]) == 0  # fmt: skip
+
+
+def test_fresh_board_alone_is_not_enough(tmp_path: Path) -> None:
+    shutil.copy(XBOMB / "fresh.png", tmp_path / "fresh.png")
+    with pytest.raises(TuneError, match="'0': capture a board after a click"):
+        tune([tmp_path / "fresh.png"], "xb", out=tmp_path / "skins")
+
+
+def test_screenshot_without_a_board(tmp_path: Path) -> None:
+    import cv2
+
+    blank = tmp_path / "desktop.png"
+    cv2.imwrite(str(blank), np.full((480, 640, 3), (90, 60, 30), np.uint8))
+    with pytest.raises(TuneError, match="no board found.*capture the game window"):
+        tune([blank], "xb", out=tmp_path / "skins")
+
+
+def test_text_board_of_the_wrong_size(tmp_path: Path) -> None:
+    shutil.copy(XBOMB / "click1.png", tmp_path / "click1.png")
+    (tmp_path / "click1.txt").write_text("\n".join(["." * 9] * 9) + "\n")
+    with pytest.raises(TuneError, match="9x9 board but .* shows 30x16 cells"):
+        load_shot(tmp_path / "click1.png")
+
+
+def test_mislabelled_cells_split_and_show_as_too_alike(work: Path, tmp_path: Path) -> None:
+    # A covered cell labelled '1' in the text board: the labels win, and the report shows
+    # that class '1' now has a variant looking like a covered cell.
+    rows = expected(work / "click1.txt").splitlines()
+    rows[0] = "1" + rows[0][1:]
+    (work / "click1.txt").write_text("\n".join(rows) + "\n")
+    shots = [work / "fresh.png", work / "click1.png", work / "mid.png"]
+    result = tune(shots, "xb", out=tmp_path, groups_file=work / "xbomb.groups.txt")
+    report = {r.name: r for r in result.reports}
+    assert report["1"].variants == 2
+    assert report["covered"].worst_margin <= 0  # a covered cell reads as well as a '1'
+    assert report["covered"].alike > 0.97
+
+
+def test_grouping_is_by_look_and_names_come_from_labels() -> None:
+    shots = [load_shot(XBOMB / "click1.png")]
+    size = (20, 20)
+    groups = name_groups(group_cells(shots, size, inset_for(size)), shots)
+    names = sorted((g.name, len(g.samples)) for g in groups)
+    text = expected(XBOMB / "click1.txt")
+    counts = {ch: text.count(ch) for ch in set(text) - {"\n"}}
+    want = sorted(({".": "covered"}.get(ch, ch), n) for ch, n in counts.items())
+    assert names == want
+
+
+@pytest.mark.parametrize("bad", ["", "a b", "../x", "x/y", "skin.json", "é"])
+def test_skin_names_must_be_plain(bad: str) -> None:
+    with pytest.raises(TuneError, match="not a plain name"):
+        check_skin_name(bad)
+
+
+def test_shipped_skin_names_are_refused(tmp_path: Path) -> None:
+    assert check_skin_name("my-xbomb_2") == "my-xbomb_2"
+    with pytest.raises(TuneError, match="ships"):
+        tune([XBOMB / "fresh.png"], "xdemineur", out=tmp_path)
+
+
+def test_groups_file_parsing(tmp_path: Path) -> None:
+    path = tmp_path / "g.txt"
+    path.write_text("# comment\ng1 abc = F   # six cells\ng2 def = ?\ng3 012 = 3\ng4 x = ignore\n")
+    assert read_groups_file(path) == {"abc": "flag", "012": "3", "x": "ignore"}
+    path.write_text("g1 abc = banana\n")
+    with pytest.raises(TuneError, match="g.txt:1: 'banana' is not a cell class"):
+        read_groups_file(path)
+    assert parse_class(".") == "covered"
