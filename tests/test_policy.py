@@ -1,0 +1,175 @@
+"""The fast engine against brute force, and the strategies' sanity on real game positions."""
+
+from __future__ import annotations
+
+import random
+from fractions import Fraction
+from itertools import combinations
+
+import pytest
+
+from solver.board import Board
+from solver.errors import ContradictionError, MinebotError
+from solver.frontier import analyse
+from solver.game import Game
+from solver.moves import Move, choose_move
+from solver.policy import STRATEGIES, plan, plan_moves
+
+
+def brute_force(board: Board, mines: int) -> dict[tuple[int, int], Fraction]:
+    """Every placement of the mines left among the covered cells that fits all numbers."""
+    covered = board.covered_cells()
+    left = mines - board.known_mines()
+    numbers = [
+        (int(ch), board.neighbours(x, y)) for (x, y), ch in board.items() if ch in "012345678"
+    ]
+    hits = dict.fromkeys(covered, 0)
+    layouts = 0
+    for chosen in combinations(covered, left):
+        mine_set = set(chosen)
+        if all(
+            value == sum(n in mine_set or board[n] in "F*X" for n in around)
+            for value, around in numbers
+        ):
+            layouts += 1
+            for cell in chosen:
+                hits[cell] += 1
+    assert layouts, "the generator made an impossible position"
+    return {cell: Fraction(h, layouts) for cell, h in hits.items()}
+
+
+def game_positions(count: int, seed: int = 0):
+    """Positions from real simulated games on small boards (a few random safe opens in)."""
+    rng = random.Random(seed)
+    made = 0
+    while made < count:
+        w, h = rng.randint(3, 5), rng.randint(3, 5)
+        m = rng.randint(1, min(6, w * h // 3))
+        game = Game(w, h, m, rules="classic", seed=rng.randrange(10**9))
+        game.open(rng.randrange(w), rng.randrange(h))
+        for _ in range(rng.randint(0, 3)):
+            if game.state != "playing":
+                break
+            free = [p for p in game.board.covered_cells() if not game.is_mine(*p)]
+            game.open(*rng.choice(free))
+        if rng.random() < 0.3 and game.state == "playing":
+            mine = next((p for p in game.board.covered_cells() if game.is_mine(*p)), None)
+            if mine:
+                game.flag(*mine)
+        if game.state == "playing":
+            made += 1
+            yield game, m
+
+
+@pytest.mark.parametrize("chunk", range(4))
+def test_engine_matches_brute_force(chunk):
+    for game, mines in game_positions(60, seed=chunk):
+        board = game.board
+        expected = brute_force(board, mines)
+        out = analyse(list(game.cells), board.width, board.height, mines)
+        for (x, y), p in expected.items():
+            assert out.probability[y * board.width + x] == pytest.approx(float(p), abs=1e-12)
+        assert set(out.safe) == {y * board.width + x for (x, y), p in expected.items() if p == 0}
+        assert set(out.mines) == {y * board.width + x for (x, y), p in expected.items() if p == 1}
+
+
+def test_engine_counts_solutions_with_the_mines_left():
+    out = analyse(list("1..."), 2, 2, mines=1)
+    assert out.solutions == 3
+    out = analyse(list("1....."), 3, 2, mines=2)
+    # One mine among the 1's three neighbours and one among the other two cells: 3 * 2.
+    assert out.solutions == 6
+    assert out.probability[2] == pytest.approx(1 / 2)
+
+
+def test_engine_reports_contradictions():
+    with pytest.raises(ContradictionError):
+        analyse(list("3..."), 2, 2, mines=2)
+    with pytest.raises(ContradictionError):
+        analyse(list("1..."), 2, 2, mines=3)
+
+
+@pytest.mark.parametrize("strategy", STRATEGIES)
+def test_strategies_open_safe_cells_first_and_never_a_certain_mine(strategy):
+    rng = random.Random(1)
+    for game, mines in game_positions(80, seed=10):
+        board = game.board
+        expected = brute_force(board, mines)
+        safe = {cell for cell, p in expected.items() if p == 0}
+        moves = plan(game.cells, board.width, board.height, mines, strategy, rng)
+        opens = [(m.x, m.y) for m in moves if m.action == "open"]
+        assert opens, "every plan opens something"
+        for m in moves:
+            if m.action == "flag":
+                assert expected[(m.x, m.y)] == 1
+            else:
+                assert expected[(m.x, m.y)] < 1
+        certain = [m for m in moves if m.action == "open" and m.p_mine == 0.0]
+        assert all((m.x, m.y) in safe for m in certain)
+        if safe and strategy != "pgms":
+            # The exact strategies always see a safe cell when there is one, and open only those.
+            assert certain and len(certain) == len(opens)
+        if not certain:
+            assert len(opens) == 1  # one guess at a time
+
+
+def test_min_risk_guesses_the_lowest_probability():
+    rng = random.Random(2)
+    for game, mines in game_positions(60, seed=20):
+        board = game.board
+        expected = brute_force(board, mines)
+        if any(p == 0 for p in expected.values()):
+            continue
+        (move,) = [m for m in plan_moves(board, mines, "min-risk", rng) if m.action == "open"]
+        assert expected[(move.x, move.y)] == min(expected.values())
+        assert move.p_mine == pytest.approx(float(min(expected.values())))
+
+
+def test_best_prefers_a_safer_cell_to_a_riskier_one():
+    # A lone 1 in the corner of a big, sparse board: its neighbours are 1/3 mines, the rest
+    # about 3/47. The look-ahead must not pick a 1/3 cell.
+    board = Board.covered(7, 7)
+    board[0, 0] = "1"
+    move = choose_move(board, mines=4, strategy="best", rng=random.Random(0))
+    assert (move.x, move.y) not in {(1, 0), (0, 1), (1, 1)}
+    assert move.p_mine < 0.1
+
+
+def test_choose_move_takes_a_safe_cell_and_never_flags():
+    board = Board("11..\n....")
+    move = choose_move(board, mines=2)
+    assert move == Move("open", 2, 0, 0.0) or move == Move("open", 2, 1, 0.0)
+    # Only mines certain: still an open (a guess), not a flag.
+    board = Board("3..\n...")
+    move = choose_move(board, mines=4, strategy="min-risk", rng=random.Random(0))
+    assert move.action == "open" and (move.x, move.y) in {(2, 0), (2, 1)}
+
+
+def test_choose_move_reports_a_full_board_and_bad_input():
+    with pytest.raises(MinebotError, match="no cell"):
+        choose_move(Board("3F\nFF"), mines=3)
+    with pytest.raises(MinebotError, match="unknown strategy"):
+        choose_move(Board("1.\n.."), mines=1, strategy="bold")
+    with pytest.raises(ContradictionError):
+        choose_move(Board("3.\n.."), mines=2)
+
+
+def test_move_is_a_frozen_value():
+    move = Move("open", 1, 2, 0.5)
+    assert move.is_guess and not Move("open", 1, 2, 0.0).is_guess
+    with pytest.raises(ValueError):
+        Move("chord", 0, 0, 0.0)
+    with pytest.raises(AttributeError):
+        move.x = 3  # type: ignore[misc]
+
+
+def test_engine_agrees_with_the_reference_engine():
+    probability = pytest.importorskip("solver.probability")
+    for game, mines in game_positions(40, seed=30):
+        board = game.board
+        ref = probability.mine_probabilities(board, mines)
+        out = analyse(list(game.cells), board.width, board.height, mines)
+        for x, y in board.covered_cells():
+            assert out.probability[y * board.width + x] == pytest.approx(
+                float(ref.probability(x, y)), abs=1e-12
+            )
