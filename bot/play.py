@@ -82,6 +82,8 @@ class GameResult:
     misclicks: int
     lost_on: Position | None = None
     lost_p_mine: float | None = None
+    #: Why frames were read again (first few), for the log.
+    rejected_because: tuple[str, ...] = ()
 
 
 @dataclass
@@ -357,6 +359,8 @@ class Player:
         #: How to restart when the skin does not say (the launcher's program.json).
         self.fallback_restart: dict[str, Any] | None = None
         self.rejected = 0
+        #: Why each rejected frame was rejected (what the reader or the solver said).
+        self.rejections: list[str] = []
         self._warned_estimate = False
 
     @property
@@ -426,6 +430,7 @@ class Player:
         for attempt in range(self.timing.reread_tries):
             if attempt:
                 self.rejected += 1
+                self.rejections.append(problem)
                 self.sleep(max(self.timing.quiet, 0.02) * attempt)
                 frame, _ = self.settle()
             try:
@@ -498,7 +503,7 @@ class Player:
         frame, _ = self.settle()
         start = self.clock()
         clicks = guesses = misreads = misclicks = 0
-        rejected_before = self.rejected
+        rejected_before, rejections_before = self.rejected, len(self.rejections)
         previous: Board | None = None
         last_batch: list[PlannedClick] = []
         acted: list[Board] = []
@@ -566,6 +571,7 @@ class Player:
             misclicks=misclicks,
             lost_on=lost_on,
             lost_p_mine=lost_p,
+            rejected_because=tuple(self.rejections[rejections_before:][:5]),
         )
         if log:
             log.finish(frame, board, result)
