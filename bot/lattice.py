@@ -129,6 +129,14 @@ class Lattice:
                 out[y, x] = cell
         return out
 
+    def shifted(self, dx: int, dy: int) -> Lattice:
+        """The same lattice with every line moved by ``dx``, ``dy`` pixels.
+
+        >>> Lattice(xs=(0, 20, 40), ys=(5, 25)).shifted(1, -1)
+        Lattice(xs=(1, 21, 41), ys=(4, 24))
+        """
+        return Lattice(tuple(x + dx for x in self.xs), tuple(y + dy for y in self.ys))
+
     def describe(self) -> str:
         """One line for people: ``30x16 cells, pitch 20.00x20.00 px, at (4, 28)``."""
         return (

@@ -414,6 +414,7 @@ class TuneResult:
     groups: list[Group]
     sheet: Path | None = None
     groups_file: Path | None = None
+    derived: list[Group] = field(default_factory=list)  # variants made, not seen
 
 
 def write_skin(
@@ -470,6 +471,99 @@ def write_skin(
     return target
 
 
+def _band(constant: np.ndarray) -> tuple[int, int]:
+    """Start and width of the run of constant positions that wraps around the cell edge."""
+    n = len(constant)
+    if not constant[0] and not constant[-1]:
+        return 0, 0
+    start = 0
+    while constant[(start - 1) % n] and start > -n // 4:
+        start -= 1
+    end = 0
+    while end < n // 4 and constant[end % n]:
+        end += 1
+    width = end - start
+    return (start, width) if 0 < width <= n // 4 else (0, 0)
+
+
+def line_bands(
+    images: Sequence[np.ndarray], counts: Sequence[int] | None = None
+) -> np.ndarray | None:
+    """A mask ``[h, w]`` of the grid-line pixels of a cell, or None when there is no line.
+
+    A column (row) near the cell's edge is part of a grid line when nearly every cell
+    (``counts`` cells look like each image) has the same pixels there; a band wider than a
+    quarter cell is no line (a board of mostly covered cells is the same everywhere).
+
+    >>> cells = []
+    >>> for v in (60, 120, 180, 240):
+    ...     c = np.full((20, 20, 3), v, np.uint8); c[:2] = 0; c[:, :2] = 0; cells.append(c)
+    >>> mask = line_bands(cells)
+    >>> int(mask.sum()), bool(mask[0, 5]), bool(mask[1, 1]), bool(mask[2, 2])
+    (76, True, True, False)
+    """
+    if len(images) < 3:
+        return None
+    stack = np.stack([im.astype(np.int16) for im in images])  # [G, h, w, 3]
+    weights = np.asarray(counts if counts is not None else [1] * len(images), float)
+    weights = weights / weights.sum()
+    h, w = stack.shape[1:3]
+    mask = np.zeros((h, w), bool)
+    for axis in (2, 1):  # columns (x), then rows (y)
+        lines = np.moveaxis(stack, axis, 1)  # [G, n, other, 3]
+        # at each position, the share of cells agreeing with the most common pattern
+        agree = np.stack(
+            [
+                (np.abs(lines - lines[g][None]).max(axis=(2, 3)) <= TOLERANCE).T @ weights
+                for g in range(len(images))
+            ]
+        )
+        start, width = _band(agree.max(axis=0) >= 0.8)
+        band = [(start + i) % lines.shape[1] for i in range(width)]
+        if axis == 2:
+            mask[:, band] = True
+        else:
+            mask[band, :] = True
+    return mask if mask.any() else None
+
+
+def line_variants(groups: list[Group], mask: np.ndarray) -> list[Group]:
+    """New variants of each named class with every grid-line look seen on the board.
+
+    Some games recolour grid lines without changing the cells (xbomb outlines the opened
+    area in green after a loss): a line look (the pixels under ``mask``) seen in cells of
+    two classes or more is given to every class, so a '4' inside the green outline reads
+    although no such '4' was in the screenshots. Returns only the added groups.
+    """
+    looks: list[tuple[np.ndarray, set[str]]] = []
+    for group in groups:
+        if not group.name or group.name == IGNORE:
+            continue
+        pixels = group.image[mask].astype(np.int16)
+        for look, classes in looks:
+            if (np.abs(look - pixels).max(axis=1) <= TOLERANCE).mean() >= SAME_SHARE:
+                classes.add(group.name)
+                break
+        else:
+            looks.append((pixels, {group.name}))
+    shared = [look for look, classes in looks if len(classes) >= 2]
+    if len(shared) < 2:
+        return []
+    added: list[Group] = []
+    for name, variants in class_templates(groups).items():
+        known = [g.image for g in variants]
+        for base in list(variants):
+            for look in shared:
+                image = base.image.copy()
+                image[mask] = look.astype(np.uint8)
+                if any(agreement(image, k, 0) >= 1.0 for k in known):
+                    continue
+                key = hashlib.sha1(image.tobytes()).hexdigest()[:8]
+                added.append(Group(key, image, [], name, f"{name} with another line colour"))
+                known.append(image)
+    return added
+
+
 def inset_for(size: tuple[int, int]) -> int:
     """Pixels left out around each cell when comparing: one, so that a grid line on the
     cell's edge stays in the template and pins the lattice phase (a dithered cell without its
@@ -506,6 +600,10 @@ def tune(
     size = cell_size(shots)
     inset = inset_for(size)
     groups = group_cells(shots, size, inset)
+    # Where the grid lines are in a cell (None if the skin has none): a game that recolours
+    # them (xbomb outlines the opened area in green after a loss) gets every class in every
+    # line colour seen.
+    mask = line_bands([g.image for g in groups], [len(g.samples) for g in groups])
     if groups_file is None:
         groups_file = Path(images[0]).parent / f"{name}.groups.txt"
     names = read_groups_file(groups_file) if groups_file.is_file() else {}
@@ -524,6 +622,11 @@ def tune(
     if lacking:
         what = "; ".join(f"'{c}': capture {REQUIRED[c]}" for c in lacking)
         raise TuneError(f"too few cells to learn every class the bot needs: {what}")
+    if mask is not None:
+        derived = line_variants(groups, mask)
+        groups = groups + derived
+        result.groups = groups
+        result.derived = derived
     result.reports = skin_report(groups, shots, size, inset)
     if program is not None:
         from bot.programs import Program

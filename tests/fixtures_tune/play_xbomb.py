@@ -1,0 +1,74 @@
+"""Tune xbomb from the fixtures, then play it live under Xvfb (display :90) with the real game.
+
+    python tests/fixtures_tune/play_xbomb.py GAMES [LOG_DIR]
+
+Tunes skin ``xbomb`` from fresh.png, mid.png (+ mid.txt) and lost.png (+ xbomb.groups.txt)
+into a temporary skin folder (with program.json), then runs ``minebot play``'s loop on a
+30x16/99 board for GAMES games and prints the summary (games, wins, misreads).
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent / "xbomb"
+
+
+def main(games: int, log_dir: Path | None) -> int:
+    from bot.tune import tune
+
+    skins = Path(tempfile.mkdtemp(prefix="minebot-tuned-"))
+    start = time.perf_counter()
+    tune(
+        [HERE / "fresh.png", HERE / "mid.png", HERE / "lost.png"],
+        "xbomb",
+        out=skins,
+        groups_file=HERE / "xbomb.groups.txt",
+        levels=[(30, 16, 99), (16, 16, 40), (8, 8, 10)],
+        restart={"key": "s"},
+        program=HERE / "program.json",
+    )
+    print(f"tuned xbomb into {skins} in {time.perf_counter() - start:.2f} s")
+    os.environ["MINEBOT_SKINS"] = str(skins)
+
+    from bot.programs import RunningGame, load_program
+    from bot.xvfb import VirtualDisplay
+
+    program = load_program("xbomb")
+    with VirtualDisplay(display=90) as display, RunningGame(
+        program, 30, 16, 99, display.env
+    ) as game:
+        from bot.capture import ScreenCapture
+        from bot.commands.play import report, skins_for
+        from bot.mouse import Mouse
+        from bot.play import attach
+
+        with ScreenCapture() as capture:
+            attached = attach(
+                capture,
+                Mouse(),
+                skins=skins_for("xbomb"),
+                window=game.window,
+                mines=99,
+                log_dir=log_dir,
+                out=print,
+            )
+            try:
+                summary = attached.player.run(games)
+            except Exception:
+                if log_dir is not None:  # keep the picture that stopped the bot
+                    import cv2
+
+                    shot = capture.grab(game.window.region).image
+                    cv2.imwrite(str(log_dir / "stopped.png"), shot)
+                raise
+    report(summary, False)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(int(sys.argv[1]), Path(sys.argv[2]) if len(sys.argv) > 2 else None))
