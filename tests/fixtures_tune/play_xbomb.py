@@ -39,9 +39,10 @@ def main(games: int, log_dir: Path | None) -> int:
     from bot.xvfb import VirtualDisplay
 
     program = load_program("xbomb")
-    with VirtualDisplay(display=90) as display, RunningGame(
-        program, 30, 16, 99, display.env
-    ) as game:
+    with (
+        VirtualDisplay(display=90) as display,
+        RunningGame(program, 30, 16, 99, display.env) as game,
+    ):
         from bot.capture import ScreenCapture
         from bot.commands.play import report, skins_for
         from bot.mouse import Mouse
