@@ -186,6 +186,9 @@ class Mouse:
                 "someone is using the mouse, stopping"
             )
 
+    def _failsafe(self, exc: BaseException) -> FailSafeError:
+        return FailSafeError("stopped by pyautogui's failsafe (the pointer is in a screen corner)")
+
     def move(self, mx: int, my: int) -> None:
         """Move the pointer to ``(mx, my)`` and check that it got there."""
         if not self.backend.FAILSAFE:
@@ -194,10 +197,10 @@ class Mouse:
         try:
             self.backend.moveTo(mx, my)
         except self._failsafe_types as exc:
-            raise FailSafeError(
-                "stopped by pyautogui's failsafe (the pointer is in a screen corner)"
-            ) from exc
+            raise self._failsafe(exc) from exc
         landed = self.position()
+        if landed != (mx, my) and landed in getattr(self.backend, "FAILSAFE_POINTS", ()):
+            raise self._failsafe(RuntimeError(f"pointer thrown to {landed}"))
         if landed != (mx, my):
             raise MouseError(
                 f"the pointer landed at {landed}, not at {(mx, my)}: screen and mouse "
@@ -210,17 +213,36 @@ class Mouse:
         self.move(mx, my)
         try:
             self.backend.mouseDown(button=button)
+        except self._failsafe_types as exc:  # checked before pressing: nothing is held
+            raise self._failsafe(exc) from exc
         finally:
-            # Even on Ctrl-C between the two, never leave a button held down.
+            # Even on Ctrl-C or the failsafe between the two, never leave a button held down.
+            self._release(button)
+        if self.position() != (mx, my):
+            # The person moved the pointer during the click: it may have landed elsewhere.
+            raise MouseError("the pointer moved during a click: someone is using the mouse")
+
+    def _release(self, button: str) -> None:
+        try:
             self.backend.mouseUp(button=button)
+        except self._failsafe_types:
+            # pyautogui checks the failsafe before releasing too; a release is always safe,
+            # so release through its platform layer rather than leave the button down.
+            platform = getattr(self.backend, "platformModule", None)
+            if platform is not None:
+                x, y = self.position()
+                platform._mouseUp(x, y, button)
 
     def press(self, key: str) -> None:
         """Press a key, or a combination written with ``+`` (``"ctrl+n"``)."""
         keys = [k.strip() for k in key.split("+")] if len(key) > 1 else [key]
-        if len(keys) > 1:
-            self.backend.hotkey(*keys)
-        else:
-            self.backend.press(keys[0])
+        try:
+            if len(keys) > 1:
+                self.backend.hotkey(*keys)
+            else:
+                self.backend.press(keys[0])
+        except self._failsafe_types as exc:
+            raise self._failsafe(exc) from exc
 
 
 class BoardMouse:

@@ -294,3 +294,42 @@ def test_frame_point_outside_the_window_is_refused():
     with pytest.raises(MouseError, match="outside the captured window"):
         board_mouse(pointer).click_frame_point(700, 10)
     assert pointer.events == []
+
+
+def test_failsafe_between_move_and_press_is_a_clear_error():
+    class Cornered(FakePointer):
+        def mouseDown(self, button="left"):  # noqa: N802
+            raise FakeFailSafe("corner")  # pyautogui checks before pressing
+
+        def mouseUp(self, button="left"):  # noqa: N802
+            raise FakeFailSafe("corner")  # ... and before releasing
+
+    pointer = Cornered()
+    pointer.platformModule = type("P", (), {"_mouseUp": lambda *a: pointer.events.append("raw")})
+    with pytest.raises(FailSafeError):
+        Mouse(pointer).click(5, 5)
+    assert "raw" in pointer.events  # released anyway, through the platform layer
+
+
+def test_failsafe_after_press_still_releases_the_button():
+    class CorneredAfterPress(FakePointer):
+        def mouseUp(self, button="left"):  # noqa: N802
+            raise FakeFailSafe("corner")
+
+    pointer = CorneredAfterPress()
+    released = []
+    pointer.platformModule = type(
+        "P", (), {"_mouseUp": staticmethod(lambda x, y, b: released.append((x, y, b)))}
+    )
+    Mouse(pointer).click(5, 6)
+    assert ("down", "left", (5, 6)) in pointer.events and released == [(5, 6, "left")]
+
+
+def test_pointer_moved_during_the_click_stops():
+    class Grabbed(FakePointer):
+        def mouseUp(self, button="left"):  # noqa: N802
+            super().mouseUp(button)
+            self.pos = (300, 300)
+
+    with pytest.raises(MouseError, match="moved during a click"):
+        Mouse(Grabbed()).click(5, 6)

@@ -189,7 +189,9 @@ def test_pointer_thrown_into_the_corner_stops_the_bot(launch, capture, mouse, vi
                 play(game, capture, mouse, skin, 99, 50)
         finally:
             person.join()
-    mouse._left_at = None  # the next test starts from wherever the pointer is
+            # put the pointer back where the next test can start (a corner would stop it)
+            subprocess.run(["xdotool", "mousemove", "640", "512"], env=virtual_display.env)
+            mouse._left_at = None
 
 
 def test_hint_clicks_nothing_and_writes_the_overlay(launch, capture, virtual_display, tmp_path):
