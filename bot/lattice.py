@@ -404,12 +404,15 @@ def _track(
                 best_s, best_val = s, val
         return pred + best_s
 
+    # Lines are followed well past the dense area (parts of a board with few repeated edges,
+    # say a column of covered cells beside many numbers, are thin in it); the extent check
+    # then keeps the blocks that look like cells.
     first = fit_near(start)
     right = [first]
-    while right[-1] < hi + 2 * pitch and right[-1] + pitch < n:
+    while right[-1] + pitch < n:
         right.append(fit_near(right[-1] + pitch))
     left = [first]
-    while left[-1] > lo - 2 * pitch and left[-1] - pitch >= 0:
+    while left[-1] - pitch >= 0:
         left.append(fit_near(left[-1] - pitch))
     return tuple(_px(v) for v in left[::-1] + right[1:])
 

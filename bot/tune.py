@@ -158,6 +158,48 @@ def cell_size(shots: Sequence[Shot]) -> tuple[int, int]:
     return int(np.bincount(widths).argmax()), int(np.bincount(heights).argmax())
 
 
+def align_shots(shots: Sequence[Shot], size: tuple[int, int]) -> list[Shot]:
+    """Every screenshot's lattice moved (a few pixels at most) to the first one's phase.
+
+    The lattice of one screenshot may put the cell boundary on one side of a thin grid line,
+    another screenshot's on the other side; cells must be cut alike in all of them. Each
+    screenshot after the first is moved by the shift that makes the most of its cells equal,
+    pixel for pixel, to cells already seen (ties and no match at all: the smallest shift).
+    """
+    reach = max(2, min(size) // 5)
+    shifts = sorted(
+        ((dx, dy) for dx in range(-reach, reach + 1) for dy in range(-reach, reach + 1)),
+        key=lambda d: (abs(d[0]) + abs(d[1]), d),
+    )
+    placed: list[Shot] = []
+    seen: set[bytes] = set()
+    for shot in shots:
+        best, best_count = (0, 0), 0
+        if seen:
+            for dx, dy in shifts:
+                if not _inside(shot, dx, dy):
+                    continue
+                cells = _cell_bytes(shot, size, dx, dy)
+                count = sum(cell in seen for cell in cells)
+                if count > best_count:
+                    best, best_count = (dx, dy), count
+        moved = Shot(shot.path, shot.image, shot.lattice.shifted(*best), shot.labels)
+        placed.append(moved)
+        seen.update(_cell_bytes(moved, size, 0, 0))
+    return placed
+
+
+def _cell_bytes(shot: Shot, size: tuple[int, int], dx: int, dy: int) -> list[bytes]:
+    cells = shot.lattice.shifted(dx, dy).cells(shot.image, size)[..., :3]
+    return [cell.tobytes() for cell in cells.reshape(-1, *cells.shape[2:])]
+
+
+def _inside(shot: Shot, dx: int, dy: int) -> bool:
+    x0, y0, x1, y1 = shot.lattice.shifted(dx, dy).box
+    h, w = shot.image.shape[:2]
+    return x0 >= 0 and y0 >= 0 and x1 <= w and y1 <= h
+
+
 def agreement(a: np.ndarray, b: np.ndarray, inset: int, tolerance: int = TOLERANCE) -> float:
     """Share of pixels (inside ``inset``) whose every channel differs by at most ``tolerance``.
 
@@ -599,6 +641,7 @@ def tune(
     shots = [load_shot(p) for p in images]
     size = cell_size(shots)
     inset = inset_for(size)
+    shots = align_shots(shots, size)
     groups = group_cells(shots, size, inset)
     # Where the grid lines are in a cell (None if the skin has none): a game that recolours
     # them (xbomb outlines the opened area in green after a loss) gets every class in every
