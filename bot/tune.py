@@ -61,8 +61,8 @@ REQUIRED = {
 FRESH_SHARE = 0.9
 #: Pixels of a cell that must agree (within the tolerance) for two cells to look the same.
 SAME_SHARE = 0.97
-#: Per-channel difference that still counts as the same pixel (the reader's ``tolerance``).
-TOLERANCE = 48
+#: Per-channel difference that still counts as the same pixel when grouping cells.
+TOLERANCE = 24
 #: Confidence the reader must have in a cell of a tuned skin (skin.json ``match``).
 MIN_CONFIDENCE = 0.96
 #: Classes whose templates agree on more than this share of pixels "look too alike".
@@ -404,7 +404,11 @@ def class_templates(groups: Sequence[Group]) -> dict[str, list[Group]]:
 
 
 def skin_report(
-    groups: Sequence[Group], shots: Sequence[Shot], size: tuple[int, int], inset: int
+    groups: Sequence[Group],
+    shots: Sequence[Shot],
+    size: tuple[int, int],
+    inset: int,
+    tolerance: int = TOLERANCE,
 ) -> list[ClassReport]:
     """Per class: samples, the worst margin of its samples to the nearest other class (the
     reader's score: share of pixels within the tolerance), and how alike the nearest is."""
@@ -416,16 +420,16 @@ def skin_report(
         for group in variants:
             for smp in group.samples:
                 cell = cut[smp.shot][smp.y, smp.x]
-                own = max(agreement(cell, g.image, inset) for g in variants)
+                own = max(agreement(cell, g.image, inset, tolerance) for g in variants)
                 for other, others in classes.items():
                     if other == name:
                         continue
-                    score = max(agreement(cell, g.image, inset) for g in others)
+                    score = max(agreement(cell, g.image, inset, tolerance) for g in others)
                     if own - score < worst:
                         worst, nearest = own - score, other
         for other, others in classes.items():
             if other != name:
-                a = max(agreement(variants[0].image, g.image, inset) for g in others)
+                a = max(agreement(variants[0].image, g.image, inset, tolerance) for g in others)
                 if a > alike:
                     alike = a
                     if nearest == "-":
@@ -457,6 +461,7 @@ class TuneResult:
     sheet: Path | None = None
     groups_file: Path | None = None
     derived: list[Group] = field(default_factory=list)  # variants made, not seen
+    tolerance: int = TOLERANCE  # the skin's per-channel match tolerance
 
 
 def write_skin(
@@ -469,6 +474,7 @@ def write_skin(
     levels: Sequence[tuple[int, int, int]] = (),
     restart: dict | None = None,
     game: str = "",
+    tolerance: int = TOLERANCE,
 ) -> Path:
     """Write ``folder/name``: one PNG per class variant and ``skin.json`` (reader's format)."""
     import cv2
@@ -500,7 +506,7 @@ def write_skin(
         # Learnt cells agree with their template on >= SAME_SHARE of pixels; asking nearly as
         # much of a cell at play time keeps the reader from growing the board into the
         # window around it (a blank strip under a grid line looks 94% like an empty cell).
-        "match": {"tolerance": TOLERANCE, "min_confidence": MIN_CONFIDENCE, "min_margin": 0.04},
+        "match": {"tolerance": tolerance, "min_confidence": MIN_CONFIDENCE, "min_margin": 0.04},
         "anchors": anchors,
         "templates": {k: (v[0] if len(v) == 1 else v) for k, v in templates.items()},
         "levels": [{"name": f"{c}x{r}", "cols": c, "rows": r, "mines": m} for c, r, m in levels],
@@ -607,14 +613,31 @@ def line_variants(groups: list[Group], mask: np.ndarray) -> list[Group]:
 
 
 def inset_for(size: tuple[int, int]) -> int:
-    """Pixels left out around each cell when comparing: one, so that a grid line on the
-    cell's edge stays in the template and pins the lattice phase (a dithered cell without its
-    line matches at several phases).
+    """Pixels left out around each cell when comparing: none. Tuned skins are learnt from
+    unscaled captures, and a cell's grid line pins the lattice phase (a dithered cell
+    without it matches at several phases) and keeps a plain window background from reading
+    as an empty cell.
 
-    >>> inset_for((20, 20)), inset_for((8, 8))
-    (1, 0)
+    >>> inset_for((20, 20))
+    0
     """
-    return 1 if min(size) >= 10 else 0
+    return 0
+
+
+def match_tolerance(groups: Sequence[Group], shots: Sequence[Shot], size: tuple[int, int]) -> int:
+    """The reader's per-channel tolerance for this skin: what the captures themselves vary by
+    (99th percentile of each cell's difference from its group's first cell) plus 8, between
+    8 and 48. Exact captures get 8, so a window background a shade off an empty cell's
+    colour does not pass for one."""
+    cut = {s: shot.lattice.cells(shot.image, size)[..., :3] for s, shot in enumerate(shots)}
+    worst = 0.0
+    for group in groups:
+        ref = group.image.astype(np.int16)
+        for smp in group.samples[:200]:
+            cell = cut[smp.shot][smp.y, smp.x].astype(np.int16)
+            diff = np.abs(cell - ref).max(axis=2)
+            worst = max(worst, float(np.percentile(diff, 99)))
+    return int(min(48, max(8, worst + 8)))
 
 
 def tune(
@@ -670,7 +693,9 @@ def tune(
         groups = groups + derived
         result.groups = groups
         result.derived = derived
-    result.reports = skin_report(groups, shots, size, inset)
+    tolerance = match_tolerance(groups, shots, size)
+    result.tolerance = tolerance
+    result.reports = skin_report(groups, shots, size, inset, tolerance)
     if program is not None:
         from bot.programs import Program
 
@@ -680,7 +705,7 @@ def tune(
             raise TuneError(f"{program}: cannot read the program description: {exc}") from exc
         Program.from_dict(name, data, str(program))  # validates, raises a clear error
     folder = write_skin(
-        out or default_out(), name, groups, size, inset, shots, levels, restart, game
+        out or default_out(), name, groups, size, inset, shots, levels, restart, game, tolerance
     )
     if program is not None:
         (folder / "program.json").write_text(
