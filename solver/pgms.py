@@ -38,6 +38,12 @@ _MINE = frozenset("F*X")
 #: The whole-board equation joins the rules when this few mines (or fewer) are left.
 BOARD_EQUATION_MINES = 8
 
+#: Rule 3 stops adding equations past this many per starting equation (plus the extra): with the
+#: whole-board equation, differences of differences can otherwise grow without bound (one 8x8
+#: position took minutes). Games that reach the cap are rare; the published rates still hold.
+MAX_EQUATIONS_PER_NUMBER = 3
+MAX_EQUATIONS_EXTRA = 30
+
 Equation = tuple[frozenset[int], int]
 
 
@@ -129,6 +135,7 @@ def _closure(
     """
     safe: set[int] = set()
     mines: set[int] = set()
+    limit = MAX_EQUATIONS_PER_NUMBER * len(eqs) + MAX_EQUATIONS_EXTRA
     while True:
         eqs = _settle(eqs, safe, mines)
         if safe and stop_at_safe:
@@ -144,11 +151,13 @@ def _closure(
                 found = True
         if found:
             continue
-        if not _pair_and_triple_rules(eqs, safe, mines):
+        if not _pair_and_triple_rules(eqs, safe, mines, limit):
             return safe, mines, eqs
 
 
-def _pair_and_triple_rules(eqs: dict[frozenset[int], int], safe: set[int], mines: set[int]) -> bool:
+def _pair_and_triple_rules(
+    eqs: dict[frozenset[int], int], safe: set[int], mines: set[int], limit: int
+) -> bool:
     """Rules 3, 4 and 5; True if they added an equation or settled a cell."""
     items = list(eqs.items())
     containing: dict[int, list[int]] = {}
@@ -177,6 +186,8 @@ def _pair_and_triple_rules(eqs: dict[frozenset[int], int], safe: set[int], mines
                     safe |= s0 - s1
                     progress = True
     for cells, c in new:
+        if len(eqs) >= limit:
+            break
         if _add(eqs, cells, c):
             progress = True
     if progress:

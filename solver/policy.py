@@ -20,13 +20,15 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 
-from solver import frontier, pgms
+from solver import endgame, frontier, pgms
 from solver.board import Board
 from solver.errors import ContradictionError, MinebotError
 from solver.moves import Move
 
 STRATEGIES = ("best", "min-risk", "pgms")
 
+#: Search the game tree exactly when few layouts are left (see :mod:`solver.endgame`).
+ENDGAME = True
 #: Probabilities closer than this are treated as equal.
 TIE = 1e-9
 
@@ -66,7 +68,9 @@ def plan(
     if strategy == "min-risk":
         j = min_risk_guess(outlook, rng)
     else:
-        j = best_guess(list(cells), width, height, mines, outlook, rng)
+        j = endgame_guess(list(cells), width, height, mines, outlook)
+        if j is None:
+            j = best_guess(list(cells), width, height, mines, outlook, rng)
     return flags + [Move("open", j % width, j // width, outlook.probability[j])]
 
 
@@ -161,6 +165,35 @@ def _next_move_safety(
     if not total:
         return 0.0
     return sum(w / total * s for w, s in weights)
+
+
+def endgame_guess(
+    cells: list[str], width: int, height: int, mines: int, outlook: frontier.Outlook
+) -> int | None:
+    """The exact game-tree answer when few layouts are left (:mod:`solver.endgame`), else None."""
+    if not (ENDGAME and 1 < outlook.solutions <= endgame.MAX_LAYOUTS):
+        return None
+    covered = [j for j, ch in enumerate(cells) if ch in ".?"]
+    if len(covered) > endgame.MAX_COVERED:
+        return None
+    from solver.game import neighbour_table
+
+    nbrs = neighbour_table(width, height)
+    covered_set = set(covered)
+    constraints = []
+    for i, ch in enumerate(cells):
+        if "0" <= ch <= "8":
+            around = [k for k in nbrs[i] if k in covered_set]
+            if around:
+                flagged = sum(cells[k] in "F*X" for k in nbrs[i])
+                constraints.append((around, ord(ch) - 48 - flagged))
+    mines_left = mines - sum(ch in "F*X" for ch in cells)
+    layouts = endgame.list_layouts(covered, constraints, mines_left)
+    if not layouts:
+        return None
+    around_covered = {j: tuple(k for k in nbrs[j] if k in covered_set) for j in covered}
+    _chance, cell = endgame.win_chance(layouts, covered, around_covered)
+    return cell if cell >= 0 else None
 
 
 def _plan_pgms(

@@ -1,0 +1,137 @@
+"""Exact endgame search: the move with the highest chance to win, when few layouts remain.
+
+When only a handful of mine layouts fit the board, every layout can be listed and the game tree
+searched exactly: opening a cell either hits a mine (in the layouts where it is one) or shows a
+number, which keeps only the layouts giving that number. The value of a position is the best,
+over its cells, of the chance to survive the cell times the value of what it may show.
+
+Cells safe in every layout are opened for free (their numbers only ever help), so the search
+branches only on real guesses.
+
+>>> layouts = [frozenset({0}), frozenset({1})]  # a 50/50 between cells 0 and 1
+>>> around = {0: (1,), 1: (0,)}
+>>> win_chance(layouts, [0, 1], around)
+(0.5, 0)
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from itertools import combinations
+
+#: Search only when at most this many layouts fit the board.
+MAX_LAYOUTS = 60
+#: ... and at most this many covered cells are left.
+MAX_COVERED = 40
+
+Layout = frozenset[int]
+
+
+def list_layouts(
+    covered: Sequence[int],
+    constraints: Sequence[tuple[Sequence[int], int]],
+    mines_left: int,
+    limit: int = MAX_LAYOUTS,
+) -> list[Layout] | None:
+    """Every set of ``mines_left`` covered cells meeting the constraints, or None past ``limit``.
+
+    ``constraints`` are ``(cells, mines among them)``.
+
+    >>> sorted(sorted(x) for x in list_layouts([0, 1, 2], [((0, 1), 1)], 1))
+    [[0], [1]]
+    """
+    constrained = sorted({j for cells, _ in constraints for j in cells})
+    free = [j for j in covered if j not in set(constrained)]
+    cons_of: dict[int, list[int]] = {j: [] for j in constrained}
+    owed = [c for _cells, c in constraints]
+    room = [len(cells) for cells, _c in constraints]
+    for ci, (cells, _c) in enumerate(constraints):
+        for j in cells:
+            cons_of[j].append(ci)
+    out: list[Layout] = []
+    chosen: list[int] = []
+
+    def rec(i: int, used: int) -> bool:
+        if i == len(constrained):
+            rest = mines_left - used
+            if 0 <= rest <= len(free):
+                for extra in combinations(free, rest):
+                    out.append(frozenset(chosen + list(extra)))
+                    if len(out) > limit:
+                        return False
+            return True
+        j = constrained[i]
+        cis = cons_of[j]
+        for c in cis:
+            room[c] -= 1
+        ok = True
+        # Try "safe", then "mine".
+        if all(owed[c] <= room[c] for c in cis):
+            ok = rec(i + 1, used)
+        if ok and used < mines_left and all(owed[c] > 0 for c in cis):
+            for c in cis:
+                owed[c] -= 1
+            chosen.append(j)
+            ok = rec(i + 1, used + 1)
+            chosen.pop()
+            for c in cis:
+                owed[c] += 1
+        for c in cis:
+            room[c] += 1
+        return ok
+
+    if not rec(0, 0):
+        return None
+    return out
+
+
+def win_chance(
+    layouts: Sequence[Layout],
+    covered: Iterable[int],
+    around: dict[int, Sequence[int]],
+) -> tuple[float, int]:
+    """The best chance to win and the cell to open for it (layouts equally likely).
+
+    ``around[j]`` are the covered cells next to covered cell ``j`` (its number counts only
+    those, the rest of its neighbours being revealed and mine-free).
+    """
+    cells = tuple(covered)
+    memo: dict[frozenset[Layout], float] = {}
+
+    def value(group: frozenset[Layout], unopened: tuple[int, ...]) -> tuple[float, int]:
+        if len(group) == 1:
+            return 1.0, -1
+        cached = memo.get(group)
+        if cached is not None:
+            return cached, -1
+        n = len(group)
+        # Free information first: cells safe in every layout.
+        safe = [j for j in unopened if not any(j in lay for lay in group)]
+        if safe:
+            parts: dict[tuple[int, ...], list[Layout]] = {}
+            for lay in group:
+                key = tuple(sum(k in lay for k in around[j]) for j in safe)
+                parts.setdefault(key, []).append(lay)
+            rest = tuple(j for j in unopened if j not in safe)
+            if len(parts) > 1:
+                total = sum(len(p) * value(frozenset(p), rest)[0] for p in parts.values()) / n
+                memo[group] = total
+                return total, safe[0]
+            unopened = rest
+        best, best_cell = -1.0, -1
+        for j in unopened:
+            alive: dict[int, list[Layout]] = {}
+            for lay in group:
+                if j not in lay:
+                    alive.setdefault(sum(k in lay for k in around[j]), []).append(lay)
+            survivors = sum(len(p) for p in alive.values())
+            if survivors == 0 or survivors * 1.0 / n <= best:
+                continue  # cannot beat the best: winning needs surviving this move
+            rest = tuple(k for k in unopened if k != j)
+            total = sum(len(p) * value(frozenset(p), rest)[0] for p in alive.values()) / n
+            if total > best:
+                best, best_cell = total, j
+        memo[group] = best
+        return best, best_cell
+
+    return value(frozenset(layouts), cells)
