@@ -579,9 +579,10 @@ def line_variants(groups: list[Group], mask: np.ndarray) -> list[Group]:
     """New variants of each named class with every grid-line look seen on the board.
 
     Some games recolour grid lines without changing the cells (xbomb outlines the opened
-    area in green after a loss): a line look (the pixels under ``mask``) seen in cells of
-    two classes or more is given to every class, so a '4' inside the green outline reads
-    although no such '4' was in the screenshots. Returns only the added groups.
+    area in green after a loss): every line look (the pixels under ``mask``) seen in any
+    cell is given to every class, so a '4' inside the green outline reads although no such
+    '4' was in the screenshots. The cell inside the lines stays the class's own, so a made
+    variant looks no more like another class than the class did. Returns the added groups.
     """
     looks: list[tuple[np.ndarray, set[str]]] = []
     for group in groups:
@@ -594,7 +595,7 @@ def line_variants(groups: list[Group], mask: np.ndarray) -> list[Group]:
                 break
         else:
             looks.append((pixels, {group.name}))
-    shared = [look for look, classes in looks if len(classes) >= 2]
+    shared = [look for look, _classes in looks]
     if len(shared) < 2:
         return []
     added: list[Group] = []

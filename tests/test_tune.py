@@ -89,7 +89,8 @@ def test_xbomb_from_three_screenshots_and_one_text_board(work: Path, tmp_path: P
 
 def test_full_xbomb_skin_reads_every_fixture_and_lost_boards(work: Path, tmp_path: Path) -> None:
     """fresh.png, mid.png with its text board, lost.png with the groups file a person filled
-    in from the contact sheet: 3 screenshots, 1 text board. lost.txt was checked without
+    in from the contact sheet: 3 screenshots, 1 text board. lost.txt and lost-green.txt (a
+    loss in live play, nearly every cell inside xbomb's green outline) were checked without
     the reader: 99 mines shown, every number equal to its count of neighbouring mines."""
     from solver.board import Board
 
@@ -99,13 +100,14 @@ def test_full_xbomb_skin_reads_every_fixture_and_lost_boards(work: Path, tmp_pat
     result = tune(shots, "xbomb-full", out=out, groups_file=work / "xbomb.groups.txt",
                   program=work / "program.json")  # fmt: skip
     assert result.folder is not None and (result.folder / "program.json").is_file()
-    for name in ("click1", "mid", "lost"):
+    for name in ("click1", "mid", "lost", "lost-green"):
         assert read_with(out, "xbomb-full", work / f"{name}.png") == expected(work / f"{name}.txt")
-    lost = Board(expected(work / "lost.txt"))
-    assert lost.known_mines() == 99
-    for (x, y), ch in lost.items():
-        if ch.isdigit():
-            assert int(ch) == sum(lost[p] == "*" for p in lost.neighbours(x, y))
+    for name in ("lost", "lost-green"):
+        lost = Board(expected(work / f"{name}.txt"))
+        assert lost.known_mines() == 99
+        for (x, y), ch in lost.items():
+            if ch.isdigit():
+                assert int(ch) == sum(lost[p] == "*" for p in lost.neighbours(x, y))
     # xbomb outlines the opened area in green after a loss: every class also gets the
     # green lines seen on the lost board, '4' included although no green '4' was captured.
     derived = {g.name for g in result.derived}
