@@ -67,6 +67,8 @@ TOLERANCE = 24
 MIN_CONFIDENCE = 0.96
 #: Classes whose templates agree on more than this share of pixels "look too alike".
 TOO_ALIKE = 0.97
+#: How ``skin.json`` of a tuned skin starts its ``source`` (a rerun may overwrite only these).
+SOURCE_PREFIX = "Cells cut by minebot tune from: "
 NAME_RE = re.compile(r"^[A-Za-z0-9_-]+$")
 IGNORE = "ignore"
 
@@ -481,6 +483,19 @@ def write_skin(
 
     classes = class_templates(groups)
     target = folder / name
+    meta_path = target / "skin.json"
+    if meta_path.is_file():
+        try:
+            old = json.loads(meta_path.read_text(encoding="utf-8"))
+        except (OSError, json.JSONDecodeError):
+            old = {}
+        if not str(old.get("source", "")).startswith(SOURCE_PREFIX):
+            raise TuneError(
+                f"{target} holds a skin that minebot tune did not make: choose another name "
+                "or another --out"
+            )
+        for stale in target.glob("*.png"):  # images of the last tuning run
+            stale.unlink()
     target.mkdir(parents=True, exist_ok=True)
     templates: dict[str, list[str]] = {}
     for cls, variants in classes.items():
@@ -495,7 +510,7 @@ def write_skin(
         "format": 1,
         "name": name,
         "game": game or f"{name} (learnt by minebot tune)",
-        "source": "Cells cut by minebot tune from: " + ", ".join(shot.path.name for shot in shots),
+        "source": SOURCE_PREFIX + ", ".join(shot.path.name for shot in shots),
         "cell": {
             "pitch": [size[0], size[1]],
             "inset": inset,

@@ -277,3 +277,42 @@ def test_shipped_game_tuned_from_scratch_reads_all_its_fixtures(game: str, tmp_p
     for picture in fixtures:
         board = read_image(cv2.imread(str(picture)), [skin]).board
         assert str(board) == expected(picture.with_suffix(".txt")), picture.name
+
+
+def test_rerun_replaces_a_tuned_skin_but_not_another(work: Path, tmp_path: Path) -> None:
+    (work / "mid.expected").rename(work / "mid.txt")
+    out = tmp_path / "skins"
+    shots = [work / "fresh.png", work / "mid.png", work / "lost.png"]
+    groups = work / "xbomb.groups.txt"
+    first = tune(shots, "xb", out=out, groups_file=groups)
+    assert first.folder is not None
+    (first.folder / "stale.png").write_bytes(b"old")
+    tune(shots, "xb", out=out, groups_file=groups)
+    assert not (first.folder / "stale.png").exists()
+    other = out / "handmade"
+    other.mkdir()
+    (other / "skin.json").write_text('{"name": "handmade", "source": "drawn by hand"}')
+    with pytest.raises(TuneError, match="did not make"):
+        tune(shots, "handmade", out=out, groups_file=groups)
+
+
+@pytest.mark.e2e
+def test_tuned_xbomb_plays_live_without_misreads(tmp_path: Path) -> None:
+    """The skin learnt from the fixtures plays the real xbomb under Xvfb (display :89)."""
+    import importlib.util
+
+    from bot.xvfb import display_in_use
+
+    if not Path("/usr/games/xbomb").exists():
+        pytest.skip("xbomb is not installed (apt-get install xbomb)")
+    if display_in_use(89):
+        pytest.skip("display :89 is busy")
+    spec = importlib.util.spec_from_file_location(
+        "play_xbomb", Path(__file__).parent / "fixtures_tune" / "play_xbomb.py"
+    )
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    summary = module.play_tuned_xbomb(3, tmp_path, display=89, out=lambda line: None)
+    assert summary.games == 3
+    assert summary.as_dict()["misreads"] == 0 and summary.as_dict()["misclicks"] == 0

@@ -10,6 +10,7 @@ into a temporary skin folder (with program.json), then runs ``minebot play``'s l
 from __future__ import annotations
 
 import os
+import shutil
 import sys
 import tempfile
 import time
@@ -18,7 +19,8 @@ from pathlib import Path
 HERE = Path(__file__).resolve().parent / "xbomb"
 
 
-def main(games: int, log_dir: Path | None) -> int:
+def play_tuned_xbomb(games: int, log_dir: Path | None = None, display: int = 90, out=print):
+    """Tune xbomb from the fixtures, play ``games`` games live; the play summary."""
     from bot.tune import tune
 
     skins = Path(tempfile.mkdtemp(prefix="minebot-tuned-"))
@@ -32,19 +34,30 @@ def main(games: int, log_dir: Path | None) -> int:
         restart={"key": "s"},
         program=HERE / "program.json",
     )
-    print(f"tuned xbomb into {skins} in {time.perf_counter() - start:.2f} s")
+    out(f"tuned xbomb into {skins} in {time.perf_counter() - start:.2f} s")
+    saved = os.environ.get("MINEBOT_SKINS")
     os.environ["MINEBOT_SKINS"] = str(skins)
+    try:
+        return _play(games, log_dir, display, out)
+    finally:
+        if saved is None:
+            os.environ.pop("MINEBOT_SKINS", None)
+        else:
+            os.environ["MINEBOT_SKINS"] = saved
+        shutil.rmtree(skins, ignore_errors=True)
 
+
+def _play(games: int, log_dir: Path | None, display: int, out):
     from bot.programs import RunningGame, load_program
     from bot.xvfb import VirtualDisplay
 
     program = load_program("xbomb")
     with (
-        VirtualDisplay(display=90) as display,
-        RunningGame(program, 30, 16, 99, display.env) as game,
+        VirtualDisplay(display=display) as screen,
+        RunningGame(program, 30, 16, 99, screen.env) as game,
     ):
         from bot.capture import ScreenCapture
-        from bot.commands.play import report, skins_for
+        from bot.commands.play import skins_for
         from bot.mouse import Mouse
         from bot.play import attach
 
@@ -56,7 +69,7 @@ def main(games: int, log_dir: Path | None) -> int:
                 window=game.window,
                 mines=99,
                 log_dir=log_dir,
-                out=print,
+                out=out,
             )
             try:
                 summary = attached.player.run(games)
@@ -67,7 +80,13 @@ def main(games: int, log_dir: Path | None) -> int:
                     shot = capture.grab(game.window.region).image
                     cv2.imwrite(str(log_dir / "stopped.png"), shot)
                 raise
-    report(summary, False)
+    return summary
+
+
+def main(games: int, log_dir: Path | None) -> int:
+    from bot.commands.play import report
+
+    report(play_tuned_xbomb(games, log_dir), False)
     return 0
 
 
