@@ -39,24 +39,50 @@ class TemplateBank:
     u8: np.ndarray  # [K, D] uint8, D = h * w * 3
     f32: np.ndarray  # [K, D] float32
     sq: np.ndarray  # [K] squared norms
+    tol: np.ndarray  # [K, D] uint8: largest difference that still counts as the same pixel
+    mask: np.ndarray  # [D] bool: the samples the robust score counts
     h: int
     w: int
 
 
-def template_bank(skin: Skin) -> TemplateBank:
-    """The skin's templates as a :class:`TemplateBank` (built once per skin object)."""
-    bank = skin.cache.get("bank")
+def template_bank(skin: Skin, sx: float = 1.0, sy: float = 1.0) -> TemplateBank:
+    """The skin's templates as a :class:`TemplateBank`, as they look at scale ``(sx, sy)``.
+
+    At scale 1 the templates are used as they are. At other scales each template is stretched
+    the way a desktop scaler or a game drawing bigger cells would (smoothly) and then sampled at
+    the same points as the cells, so the blur of the edges is in the templates too. Built once
+    per skin and scale.
+    """
+    key = ("bank", round(sx, 3), round(sy, 3))
+    bank = skin.cache.get(key)
     if bank is None:
+        import cv2
+
         i = skin.inset
-        by_class: dict[str, list[np.ndarray]] = {}
+        h, w = skin.pitch_y - 2 * i, skin.pitch_x - 2 * i
+        exact = abs(sx - 1) < 1e-3 and abs(sy - 1) < 1e-3
+        by_class: dict[str, list[tuple[np.ndarray, np.ndarray]]] = {}
         for cls, image in skin.variants:
-            inner = image[i : skin.pitch_y - i, i : skin.pitch_x - i]
-            by_class.setdefault(cls, []).append(inner.reshape(-1))
+            if exact:
+                inner = image[i : skin.pitch_y - i, i : skin.pitch_x - i]
+                tol = np.full(inner.shape, skin.tolerance, np.uint8)
+            else:
+                # Smoothing moves edge pixels by up to the local contrast: tolerate that much
+                # more there, and stay strict on flat areas (which keep their exact colour).
+                inner = _stretched_sample(image, skin, sx, sy)
+                kernel = np.ones((3, 3), np.uint8)
+                grad = cv2.morphologyEx(inner, cv2.MORPH_GRADIENT, kernel)
+                tol = np.clip(grad.astype(np.int16) // 4 + skin.tolerance, 0, 255).astype(np.uint8)
+            by_class.setdefault(cls, []).append((inner.reshape(-1), tol.reshape(-1)))
         classes = tuple(by_class)
         rows = [t for cls in classes for t in by_class[cls]]
         starts = np.cumsum([0] + [len(by_class[c]) for c in classes])
-        u8 = np.stack(rows).astype(np.uint8)
+        u8 = np.stack([t for t, _ in rows]).astype(np.uint8)
         f32 = u8.astype(np.float32)
+        mask = np.ones((h, w, 3), bool)
+        if not exact and _ignores_ring(skin):
+            # Cells whose edges depend on their neighbours: the blended outer ring is not counted.
+            mask[0], mask[-1], mask[:, 0], mask[:, -1] = False, False, False, False
         bank = TemplateBank(
             classes=classes,
             chars=np.array([CLASS_CHARS[c] for c in classes]),
@@ -64,11 +90,41 @@ def template_bank(skin: Skin) -> TemplateBank:
             u8=u8,
             f32=f32,
             sq=(f32 * f32).sum(axis=1),
-            h=skin.pitch_y - 2 * i,
-            w=skin.pitch_x - 2 * i,
+            tol=np.stack([t for _, t in rows]),
+            mask=mask.reshape(-1),
+            h=h,
+            w=w,
         )
-        skin.cache["bank"] = bank
+        skin.cache[key] = bank
     return bank
+
+
+def _ignores_ring(skin: Skin) -> bool:
+    """skin.json ``match.scaled_edges``: ``"neighbour"`` when a cell's outer pixels depend on
+    its neighbours (not counted once stretched), else ``"tiled"`` (default)."""
+    return skin.meta.get("match", {}).get("scaled_edges", "tiled") == "neighbour"
+
+
+def _stretched_sample(image: np.ndarray, skin: Skin, sx: float, sy: float) -> np.ndarray:
+    """``image`` stretched by ``(sx, sy)`` and sampled where :func:`sample_cells` samples."""
+    import cv2
+
+    interp = cv2.INTER_AREA if min(sx, sy) < 1 else cv2.INTER_LINEAR
+    if _ignores_ring(skin):
+        size = (max(2, round(skin.pitch_x * sx)), max(2, round(skin.pitch_y * sy)))
+        big = cv2.resize(image, size, interpolation=interp)
+        ox = oy = 0.0
+    else:
+        # Stretch a 3x3 tiling, so the cell's edges blend with a neighbour as on the screen.
+        size = (max(6, round(3 * skin.pitch_x * sx)), max(6, round(3 * skin.pitch_y * sy)))
+        big = cv2.resize(np.tile(image, (3, 3, 1)), size, interpolation=interp)
+        ox, oy = skin.pitch_x * sx, skin.pitch_y * sy  # where the middle copy starts
+    w, h = skin.pitch_x - 2 * skin.inset, skin.pitch_y - 2 * skin.inset
+    jx = ox + (skin.inset + np.arange(w) + 0.5) * sx - 0.5
+    jy = oy + (skin.inset + np.arange(h) + 0.5) * sy - 0.5
+    map_x = np.broadcast_to(jx[None, :], (h, w)).astype(np.float32)
+    map_y = np.broadcast_to(jy[:, None], (h, w)).astype(np.float32)
+    return cv2.remap(big, map_x, map_y, cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
 
 
 @dataclass(frozen=True)
@@ -79,6 +135,7 @@ class CellScores:
     classes: np.ndarray  # index into the bank's classes
     confidence: np.ndarray  # robust score of the winner, 0..1
     margin: np.ndarray  # winner's score minus the runner-up class's score
+    distance: np.ndarray  # root-mean-square difference to the winner's template, 0..255
 
 
 def sample_cells(frame_bgr: np.ndarray, grid: Grid, skin: Skin) -> np.ndarray:
@@ -89,8 +146,8 @@ def sample_cells(frame_bgr: np.ndarray, grid: Grid, skin: Skin) -> np.ndarray:
     """
     import cv2
 
-    bank = template_bank(skin)
     sx, sy = grid.pitch_x / skin.pitch_x, grid.pitch_y / skin.pitch_y
+    bank = template_bank(skin, sx, sy)
     jx = (skin.inset + np.arange(bank.w) + 0.5) * sx - 0.5
     jy = (skin.inset + np.arange(bank.h) + 0.5) * sy - 0.5
     xs = (grid.left + np.arange(grid.cols)[:, None] * grid.pitch_x + jx[None, :]).reshape(-1)
@@ -109,9 +166,13 @@ def sample_cells(frame_bgr: np.ndarray, grid: Grid, skin: Skin) -> np.ndarray:
     return cells.reshape(grid.rows * grid.cols, -1)
 
 
-def classify_samples(samples: np.ndarray, skin: Skin) -> tuple[np.ndarray, ...]:
+def classify_samples(
+    samples: np.ndarray, skin: Skin, sx: float = 1.0, sy: float = 1.0
+) -> tuple[np.ndarray, ...]:
     """Classify sampled cells ``[N, D]``: ``(class index, confidence, margin)``, each ``[N]``."""
-    bank = template_bank(skin)
+    import cv2
+
+    bank = template_bank(skin, sx, sy)
     n = samples.shape[0]
     f = samples.astype(np.float32)
     d2 = (f * f).sum(axis=1)[:, None] + bank.sq[None, :] - 2.0 * (f @ bank.f32.T)
@@ -126,11 +187,17 @@ def classify_samples(samples: np.ndarray, skin: Skin) -> tuple[np.ndarray, ...]:
     top = np.argpartition(class_d2, 1, axis=1)[:, :2] if groups > 1 else np.zeros((n, 1), np.intp)
     rows = np.arange(n)[:, None]
     chosen = class_arg[rows, top]  # [N, 2] template row of each candidate class
-    diff = np.abs(samples[:, None, :].astype(np.int16) - bank.u8[chosen].astype(np.int16))
-    ok = diff.reshape(n, top.shape[1], -1, 3).max(axis=3) <= skin_tolerance(skin)
-    score = ok.mean(axis=2)  # [N, 2]
+    m = top.shape[1]
+    cells = np.repeat(samples, m, axis=0)  # [N * m, D]
+    flat = chosen.reshape(-1)
+    diff = cv2.absdiff(cells, bank.u8[flat])
+    far = (diff > bank.tol[flat]) & bank.mask
+    far = far.reshape(n * m, -1, 3)
+    off = np.count_nonzero(far[:, :, 0] | far[:, :, 1] | far[:, :, 2], axis=1)
+    score = 1.0 - off.reshape(n, m) / (bank.mask.sum() / 3)  # [N, m]
+    rms = np.sqrt(np.maximum(class_d2, 0) / samples.shape[1])
     if groups == 1:
-        return top[:, 0], score[:, 0], score[:, 0]
+        return top[:, 0], score[:, 0], score[:, 0], rms[:, 0]
     # Winner by robust score; the SSD ranking breaks ties.
     second_better = (score[:, 1] > score[:, 0]) | (
         (score[:, 1] == score[:, 0])
@@ -139,7 +206,7 @@ def classify_samples(samples: np.ndarray, skin: Skin) -> tuple[np.ndarray, ...]:
     win = np.where(second_better, top[:, 1], top[:, 0])
     best = np.where(second_better, score[:, 1], score[:, 0])
     other = np.where(second_better, score[:, 0], score[:, 1])
-    return win, best, best - other
+    return win, best, best - other, rms[rows[:, 0], win]
 
 
 def skin_tolerance(skin: Skin) -> int:
@@ -149,12 +216,15 @@ def skin_tolerance(skin: Skin) -> int:
 
 def classify_cells(frame_bgr: np.ndarray, grid: Grid, skin: Skin) -> CellScores:
     """Classify every cell of ``grid`` in ``frame_bgr`` (BGR or BGRA)."""
-    bank = template_bank(skin)
-    win, conf, margin = classify_samples(sample_cells(frame_bgr, grid, skin), skin)
+    sx, sy = grid.pitch_x / skin.pitch_x, grid.pitch_y / skin.pitch_y
+    bank = template_bank(skin, sx, sy)
+    samples = sample_cells(frame_bgr, grid, skin)
+    win, conf, margin, distance = classify_samples(samples, skin, sx, sy)
     shape = (grid.rows, grid.cols)
     return CellScores(
         chars=bank.chars[win].reshape(shape),
         classes=win.reshape(shape),
         confidence=conf.reshape(shape),
         margin=margin.reshape(shape),
+        distance=distance.reshape(shape),
     )

@@ -99,8 +99,24 @@ class Located:
 @dataclass(frozen=True)
 class _Candidate:
     located: Located
-    confident: int
+    score: float
     mean_confidence: float
+    distance: float  # mean distance of the cells to their templates (lower: a closer fit)
+
+    @property
+    def clean(self) -> bool:
+        """Nearly every cell reads confidently."""
+        return self.score >= 0.98 * self.located.grid.cols * self.located.grid.rows
+
+    def better_than(self, other: _Candidate | None) -> bool:
+        """Clean readings first; among them the closest fit (the right pitch), else the score."""
+        if other is None:
+            return True
+        if self.clean != other.clean:
+            return self.clean
+        if self.clean:
+            return self.distance < other.distance
+        return self.score > other.score
 
 
 def locate_board(frame_bgr: np.ndarray, skins: Sequence[Skin] | None = None) -> Located:
@@ -120,10 +136,7 @@ def locate_board(frame_bgr: np.ndarray, skins: Sequence[Skin] | None = None) -> 
     best: _Candidate | None = None
     for skin in skins:
         found = _locate_skin(frame, gray, skin)
-        if found is not None and (
-            best is None
-            or (found.confident, found.mean_confidence) > (best.confident, best.mean_confidence)
-        ):
+        if found is not None and found.better_than(best):
             best = found
     if best is None:
         names = ", ".join(s.name for s in skins)
@@ -155,7 +168,8 @@ def _regions(frame: np.ndarray, skin: Skin) -> list[tuple[int, int, int, int]]:
     import cv2
 
     step = 2
-    small = frame[::step, ::step]
+    h0, w0 = frame.shape[:2]
+    small = cv2.resize(frame, (w0 // step, h0 // step), interpolation=cv2.INTER_NEAREST)
     tol = max(6, skin.tolerance // 3)
     mask = np.zeros(small.shape[:2], np.uint8)
     for colour in _key_colours(skin):
@@ -210,13 +224,20 @@ def _anchor_image(skin: Skin, anchor: str, px: float, py: float) -> np.ndarray:
     key = ("anchor", anchor, round(px, 3), round(py, 3))
     image = skin.cache.get(key)
     if image is None:
-        i = skin.inset
-        inner = skin.templates[anchor][i : skin.pitch_y - i, i : skin.pitch_x - i]
-        gray = cv2.cvtColor(inner, cv2.COLOR_BGR2GRAY)
+        # The whole cell, grid lines and bevels included: they are what tells a cell from a
+        # flat area of the same colour.
+        gray = cv2.cvtColor(skin.templates[anchor], cv2.COLOR_BGR2GRAY)
         sx, sy = px / skin.pitch_x, py / skin.pitch_y
-        size = (max(3, round(gray.shape[1] * sx)), max(3, round(gray.shape[0] * sy)))
-        interp = cv2.INTER_AREA if sx < 1 else cv2.INTER_LINEAR
-        image = cv2.resize(gray, size, interpolation=interp) if (sx, sy) != (1, 1) else gray
+        if (round(sx, 3), round(sy, 3)) == (1, 1):
+            image = gray
+        else:
+            # Stretch a 3x3 tiling so the cell's edges blend with neighbours as on the screen.
+            h, w = gray.shape
+            size = (max(9, round(3 * w * sx)), max(9, round(3 * h * sy)))
+            interp = cv2.INTER_AREA if sx < 1 else cv2.INTER_LINEAR
+            tiled = cv2.resize(np.tile(gray, (3, 3)), size, interpolation=interp)
+            image = tiled[round(h * sy) : round(2 * h * sy), round(w * sx) : round(2 * w * sx)]
+            image = np.ascontiguousarray(image)
         skin.cache[key] = image
     return image
 
@@ -233,14 +254,18 @@ def _anchor_matches(
         th, tw = templ.shape
         if gray.shape[0] < th or gray.shape[1] < tw:
             continue
+        variance = float(templ.var())
+        if variance < 50:
+            continue  # a flat anchor would match every flat area of its colour
         result = cv2.matchTemplate(gray, templ, cv2.TM_SQDIFF) / float(templ.size)
-        limit = (skin.tolerance * 0.5) ** 2
+        # Exact skins match with 0; smoothing (desktop scaling) blurs the edges, which costs a
+        # small part of the template's own contrast.
+        limit = max((skin.tolerance * 0.5) ** 2, 0.3 * variance)
         kernel = np.ones((max(3, int(py * 0.5)), max(3, int(px * 0.5))), np.uint8)
         local_min = cv2.erode(result, kernel)
         ys, xs = np.nonzero((result <= limit) & (result <= local_min))
-        off_x, off_y = skin.inset * px / skin.pitch_x, skin.inset * py / skin.pitch_y
-        xs_all.append(xs - off_x)
-        ys_all.append(ys - off_y)
+        xs_all.append(xs.astype(float))
+        ys_all.append(ys.astype(float))
         if xs.size >= 3:
             break  # enough to place the lattice; the extent step does the rest
     if not xs_all:
@@ -275,71 +300,56 @@ def _lattice(
     return fx, fy, kx[on].astype(int), ky[on].astype(int)
 
 
-def _seed_box(kx: np.ndarray, ky: np.ndarray) -> tuple[int, int, int, int]:
-    """Bounding box ``(x0, y0, x1, y1)`` (inclusive) of the largest cluster of lattice seeds."""
-    import cv2
-
-    x0, y0 = kx.min(), ky.min()
-    mask = np.zeros((ky.max() - y0 + 1, kx.max() - x0 + 1), np.uint8)
-    mask[ky - y0, kx - x0] = 1
-    grown = cv2.dilate(mask, np.ones((3, 3), np.uint8))
-    count, labels = cv2.connectedComponents(grown, connectivity=8)
-    if count > 2:
-        sizes = np.bincount(labels[mask > 0], minlength=count)
-        sizes[0] = 0
-        keep = (labels == sizes.argmax()) & (mask > 0)
-    else:
-        keep = mask > 0
-    ys, xs = np.nonzero(keep)
-    return x0 + xs.min(), y0 + ys.min(), x0 + xs.max(), y0 + ys.max()
-
-
 # -- step 3: extent -----------------------------------------------------------------------------
 
 
-def _grow(
+def _extent(
     frame: np.ndarray,
     skin: Skin,
     fx: float,
     fy: float,
     px: float,
     py: float,
-    box: tuple[int, int, int, int],
+    seeds: tuple[np.ndarray, np.ndarray],
+    roi: tuple[int, int, int, int],
 ) -> _Candidate | None:
-    """Grow ``box`` (lattice indices, inclusive) while the ring around it reads confidently."""
+    """The board around the seed cells: classify every lattice cell of the search area at
+    once, keep the connected group of confidently read cells holding most seeds, and take its
+    bounding box. The board's frame (never a cell) cuts the group off from look-alike areas."""
     import cv2
 
-    h, w = frame.shape[:2]
-    # Lattice indices whose cell lies wholly inside the frame.
-    kx_min, kx_max = int(np.ceil(-fx / px)), int(np.floor((w - fx) / px)) - 1
-    ky_min, ky_max = int(np.ceil(-fy / py)), int(np.floor((h - fy) / py)) - 1
-    x0, y0, x1, y1 = box
-    for _ in range(200):
-        gx0, gy0 = max(x0 - 1, kx_min), max(y0 - 1, ky_min)
-        gx1, gy1 = min(x1 + 1, kx_max), min(y1 + 1, ky_max)
-        if gx1 < gx0 or gy1 < gy0:
-            return None
-        grid = _grid(fx, fy, px, py, gx0, gy0, gx1, gy1)
-        scores = classify_cells(frame, grid, skin)
-        good = (scores.confidence >= skin.min_confidence) & (scores.margin >= skin.min_margin)
-        count, labels = cv2.connectedComponents(good.astype(np.uint8), connectivity=8)
-        seeds = labels[y0 - gy0 : y1 - gy0 + 1, x0 - gx0 : x1 - gx0 + 1]
-        sizes = np.bincount(seeds.reshape(-1), minlength=count)
-        sizes[0] = 0
-        if sizes.max() == 0:
-            return None
-        ys, xs = np.nonzero(labels == sizes.argmax())
-        nx0, ny0, nx1, ny1 = gx0 + xs.min(), gy0 + ys.min(), gx0 + xs.max(), gy0 + ys.max()
-        # The box never shrinks below the seeds: a seed cell under the pointer still belongs.
-        nx0, ny0, nx1, ny1 = min(nx0, x0), min(ny0, y0), max(nx1, x1), max(ny1, y1)
-        if (nx0, ny0, nx1, ny1) == (x0, y0, x1, y1):
-            inner = good[y0 - gy0 : y1 - gy0 + 1, x0 - gx0 : x1 - gx0 + 1]
-            conf = scores.confidence[y0 - gy0 : y1 - gy0 + 1, x0 - gx0 : x1 - gx0 + 1]
-            grid = _grid(fx, fy, px, py, x0, y0, x1, y1)
-            located = Located(skin, grid, float(px / skin.pitch_x))
-            return _Candidate(located, int(inner.sum()), float(conf.mean()))
-        x0, y0, x1, y1 = nx0, ny0, nx1, ny1
-    return None
+    x0, y0, x1, y1 = roi
+    kx0, kx1 = int(np.ceil((x0 - fx) / px)), int(np.floor((x1 - fx) / px)) - 1
+    ky0, ky1 = int(np.ceil((y0 - fy) / py)), int(np.floor((y1 - fy) / py)) - 1
+    if kx1 < kx0 or ky1 < ky0:
+        return None
+    grid = _grid(fx, fy, px, py, kx0, ky0, kx1, ky1)
+    scores = classify_cells(frame, grid, skin)
+    # Stricter than reading: a cell must match clearly to extend the board, so look-alike
+    # areas next to it (a margin of the same grey) stay out; the reader then judges every cell.
+    sure = (1 + skin.min_confidence) / 2
+    good = (scores.confidence >= sure) & (scores.margin >= skin.min_margin)
+    count, labels = cv2.connectedComponents(good.astype(np.uint8), connectivity=8)
+    kx, ky = seeds
+    inside = (kx >= kx0) & (kx <= kx1) & (ky >= ky0) & (ky <= ky1)
+    seed_labels = labels[ky[inside] - ky0, kx[inside] - kx0]
+    votes = np.bincount(seed_labels, minlength=count)
+    votes[0] = 0
+    if votes.max() == 0:
+        return None
+    ys, xs = np.nonzero(labels == votes.argmax())
+    bx0, by0, bx1, by1 = xs.min(), ys.min(), xs.max(), ys.max()
+    if (bx1 - bx0 + 1) * (by1 - by0 + 1) < 4:
+        return None
+    conf = scores.confidence[by0 : by1 + 1, bx0 : bx1 + 1]
+    theta = skin.min_confidence
+    # Clean cells count +1, doubtful ones down to -1: a look-alike read at the wrong pitch
+    # (many cells, all so-so) loses to the real board (cells that match exactly).
+    score = float(np.clip((conf - theta) / (1 - theta), -1, 1).sum())
+    board = _grid(fx, fy, px, py, kx0 + bx0, ky0 + by0, kx0 + bx1, ky0 + by1)
+    located = Located(skin, board, float(px / skin.pitch_x))
+    distance = float(scores.distance[by0 : by1 + 1, bx0 : bx1 + 1].mean())
+    return _Candidate(located, score, float(conf.mean()), distance)
 
 
 def _grid(fx: float, fy: float, px: float, py: float, x0: int, y0: int, x1: int, y1: int) -> Grid:
@@ -386,15 +396,11 @@ def _locate_skin(frame: np.ndarray, gray: np.ndarray, skin: Skin) -> _Candidate 
             if lat is None:
                 continue
             fx, fy, kx, ky = lat
-            found = _grow(frame, skin, fx + x0, fy + y0, px, py, _seed_box(kx, ky))
-            if found is None:
+            found = _extent(frame, skin, fx + x0, fy + y0, px, py, (kx, ky), (x0, y0, x1, y1))
+            if found is None or found.score <= 0:
                 continue
-            if best is None or (found.confident, found.mean_confidence) > (
-                best.confident,
-                best.mean_confidence,
-            ):
+            if found.better_than(best):
                 best = found
-            cells = found.located.grid.cols * found.located.grid.rows
-            if found.confident == cells and cells >= 4:
-                break  # every cell reads cleanly at this pitch: no need to try the others
+            if found.clean and found.distance < 1.0:
+                break  # pixel-exact at this pitch: no other pitch can fit better
     return best

@@ -128,7 +128,7 @@ def _low_confidence(scores: CellScores, doubtful: np.ndarray, skin: Skin) -> Low
     ys, xs = np.nonzero(doubtful)
     cells = tuple((int(x), int(y)) for x, y in zip(xs, ys, strict=True))
     shown = ", ".join(
-        f"({x}, {y}) looks like {scores.chars[y, x]!r} at {scores.confidence[y, x]:.2f}"
+        f"({x}, {y}) looks like {str(scores.chars[y, x])!r} at {scores.confidence[y, x]:.2f}"
         f" (margin {scores.margin[y, x]:.2f})"
         for x, y in cells[:LIST_CELLS]
     )

@@ -1,0 +1,124 @@
+"""Finding the board: every fixture, on bigger and offset desktops, at desktop scalings."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import cv2
+import numpy as np
+import pytest
+
+from bot.errors import BoardNotFoundError
+from bot.read import Grid, locate_board, read_frame
+from bot.skins import find_skin, load_skins
+from solver.board import read_board
+
+FIXTURES = Path(__file__).resolve().parent / "fixtures"
+CASES = sorted(FIXTURES.glob("*/*.png"))
+IDS = [f"{p.parent.name}/{p.stem}" for p in CASES]
+
+
+def expected(png: Path):
+    return read_board(str(png.with_suffix(".txt")))
+
+
+@pytest.fixture(scope="module")
+def skins():
+    return load_skins()
+
+
+def test_there_are_fixtures_for_every_game_skin():
+    have = {p.parent.name for p in CASES}
+    assert {"sgt-mines", "xdemineur", "winmine"} <= have
+    for skin in have:
+        stems = {p.stem.split("-")[-1] for p in CASES if p.parent.name == skin}
+        assert {"mid", "lost", "won"} <= stems, skin
+
+
+@pytest.mark.parametrize("png", CASES, ids=IDS)
+def test_every_fixture_locates_to_its_skin_and_size(png, skins):
+    frame = cv2.imread(str(png))
+    located = locate_board(frame, skins)
+    board = expected(png)
+    assert located.skin.name == png.parent.name
+    assert (located.grid.cols, located.grid.rows) == (board.width, board.height)
+    assert located.scale == pytest.approx(1.0)
+
+
+def _desktop(frame: np.ndarray, at: tuple[int, int], size=(1080, 3840)) -> np.ndarray:
+    """A two-monitor desktop (left: a busy gradient, right: flat) with ``frame`` at ``at``."""
+    h, w = size
+    desk = np.zeros((h, w, 3), np.uint8)
+    ramp = np.linspace(0, 255, w // 2, dtype=np.uint8)
+    desk[:, : w // 2, 0] = ramp[None, :]
+    desk[:, : w // 2, 1] = np.linspace(0, 255, h, dtype=np.uint8)[:, None]
+    desk[:, w // 2 :] = (48, 36, 30)
+    x, y = at
+    fh, fw = frame.shape[:2]
+    desk[y : y + fh, x : x + fw] = frame
+    return desk
+
+
+@pytest.mark.parametrize("skin_dir", ["sgt-mines", "xdemineur", "winmine"])
+@pytest.mark.parametrize("at", [(0, 0), (1913, 301), (3840 - 700, 1080 - 470)])
+def test_boards_are_found_anywhere_on_a_multi_monitor_desktop(skin_dir, at, skins):
+    png = sorted((FIXTURES / skin_dir).glob("*-mid.png"))[-1]
+    frame = cv2.imread(str(png))
+    frame = frame[:470, :700]
+    desk = _desktop(frame, at)
+    alone = locate_board(frame, skins).grid
+    located = locate_board(desk, skins)
+    assert located.grid == alone.moved(*at)
+    assert read_frame(desk, located).board == read_frame(frame, locate_board(frame, skins)).board
+
+
+SCALES = [1.25, 1.5, 2.0]
+
+
+@pytest.mark.parametrize("scale", SCALES)
+@pytest.mark.parametrize("skin_dir", ["sgt-mines", "xdemineur", "winmine"])
+def test_fixed_pixel_skins_are_found_at_desktop_scaling(skin_dir, scale, skins):
+    """Windows-style scaling: the whole window stretched with smoothing (bilinear)."""
+    for png in sorted((FIXTURES / skin_dir).glob("*.png")):
+        frame = cv2.imread(str(png))
+        big = cv2.resize(frame, None, fx=scale, fy=scale, interpolation=cv2.INTER_LINEAR)
+        located = locate_board(big, skins)
+        assert located.skin.name == skin_dir
+        assert located.scale == pytest.approx(scale, abs=0.01)
+        assert read_frame(big, located).board == expected(png), png.name
+
+
+def test_grid_geometry_round_trips():
+    grid = Grid(left=100.5, top=20.25, pitch_x=26.25, pitch_y=26.25, cols=30, rows=16)
+    for x, y in [(0, 0), (29, 15), (7, 9)]:
+        cx, cy = grid.cell_center(x, y)
+        assert grid.cell_at(cx, cy) == (x, y)
+        left, top, w, h = grid.cell_rect(x, y)
+        assert left <= cx < left + w and top <= cy < top + h
+    assert grid.cell_at(grid.bounds[2] + 1, cx) is None
+
+
+def test_no_board_in_noise_or_a_blank_picture(skins):
+    rng = np.random.default_rng(4)
+    with pytest.raises(BoardNotFoundError, match="no board"):
+        locate_board(rng.integers(0, 256, (600, 800, 3), dtype=np.uint8), skins)
+    with pytest.raises(BoardNotFoundError):
+        locate_board(np.full((600, 800, 3), 192, np.uint8), skins)
+    with pytest.raises(BoardNotFoundError, match="colour picture"):
+        locate_board(np.zeros((10, 10), np.uint8), skins)
+
+
+def test_bgra_frames_from_mss_work(skins):
+    png = sorted((FIXTURES / "xdemineur").glob("*-mid.png"))[0]
+    frame = cv2.imread(str(png))
+    bgra = cv2.cvtColor(frame, cv2.COLOR_BGR2BGRA)
+    located = locate_board(bgra, skins)
+    assert read_frame(bgra, located).board == expected(png)
+
+
+def test_narrowing_to_one_skin_finds_only_that_skin():
+    png = sorted((FIXTURES / "sgt-mines").glob("*-mid.png"))[0]
+    frame = cv2.imread(str(png))
+    assert locate_board(frame, [find_skin("sgt-mines")]).skin.name == "sgt-mines"
+    with pytest.raises(BoardNotFoundError):
+        locate_board(frame, [find_skin("winmine")])

@@ -1,0 +1,145 @@
+"""``minebot replay`` on every fixture, and its options and failures."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import cv2
+import numpy as np
+import pytest
+
+from bot.cli import main
+from solver.board import read_board
+
+FIXTURES = Path(__file__).resolve().parent / "fixtures"
+CASES = sorted(FIXTURES.glob("*/*.png"))
+IDS = [f"{p.parent.name}/{p.stem}" for p in CASES]
+
+
+@pytest.mark.parametrize("png", CASES, ids=IDS)
+def test_replay_matches_every_fixture(png, capsys):
+    code = main(["replay", str(png), "--expect", str(png.with_suffix(".txt"))])
+    out = capsys.readouterr().out
+    assert code == 0, out
+    assert f"skin: {png.parent.name}" in out
+    assert str(read_board(str(png.with_suffix(".txt")))) in out
+    assert "same board" in out
+    assert "lowest confidence:" in out and "move:" in out
+
+
+def _mid(skin: str = "xdemineur") -> Path:
+    return sorted((FIXTURES / skin).glob("*-mid.png"))[-1]
+
+
+def test_expect_lists_the_differing_cells_and_exits_1(tmp_path, capsys):
+    png = _mid()
+    board = read_board(str(png.with_suffix(".txt")))
+    covered = board.covered_cells()[0]
+    board[covered] = "F"
+    wrong = tmp_path / "wrong.txt"
+    wrong.write_text(str(board))
+    assert main(["replay", str(png), "--expect", str(wrong)]) == 1
+    out = capsys.readouterr().out
+    x, y = covered
+    assert f"({x}, {y}) read '.' expected 'F'" in out
+
+
+def test_expect_of_another_size_exits_1(tmp_path, capsys):
+    small = tmp_path / "small.txt"
+    small.write_text("..\n..\n")
+    assert main(["replay", str(_mid()), "--expect", str(small)]) == 1
+    assert "DIFFERENT SIZE" in capsys.readouterr().out
+
+
+def test_json_has_the_documented_fields(capsys):
+    png = _mid("sgt-mines")
+    assert main(["replay", str(png), "--json"]) == 0
+    report = json.loads(capsys.readouterr().out)
+    board = read_board(str(png.with_suffix(".txt")))
+    assert report["skin"] == "sgt-mines"
+    assert report["board"] == str(board)
+    assert (report["rows"], report["cols"]) == (board.height, board.width)
+    assert 0.8 <= report["min_confidence"] <= 1
+    assert report["state"] == "playing"
+    move = report["move"]
+    assert board[move["x"], move["y"]] in ".?"
+    assert move["action"] in ("open", "flag")
+
+
+def test_the_move_is_safe_when_the_solver_knows_a_safe_cell(capsys):
+    png = _mid("sgt-mines")  # sgt-mines boards never need a guess
+    assert main(["replay", str(png), "--json"]) == 0
+    report = json.loads(capsys.readouterr().out)
+    if report["safe_cells"]:
+        assert report["move"]["p_mine"] == 0
+
+
+def test_overlay_tints_covered_cells_and_marks_the_move(tmp_path, capsys):
+    png = _mid()
+    out_png = tmp_path / "overlay.png"
+    assert main(["replay", str(png), "--overlay", str(out_png), "--json"]) == 0
+    report = json.loads(capsys.readouterr().out)
+    original, overlay = cv2.imread(str(png)), cv2.imread(str(out_png))
+    assert overlay.shape == original.shape
+    grid = report["grid"]
+    board = read_board(str(png.with_suffix(".txt")))
+    for (x, y), ch in board.items():
+        cx = int(grid["left"] + (x + 0.5) * grid["pitch_x"])
+        cy = int(grid["top"] + (y + 0.5) * grid["pitch_y"])
+        changed = not np.array_equal(original[cy - 1, cx - 1], overlay[cy - 1, cx - 1])
+        assert changed == (ch in ".?"), (x, y, ch)
+
+
+def test_a_folder_replays_every_picture(tmp_path, capsys):
+    folder = tmp_path / "game"
+    folder.mkdir()
+    expect = tmp_path / "expect"
+    expect.mkdir()
+    for png in sorted((FIXTURES / "sgt-mines").glob("beginner-*.png")):
+        (folder / png.name).write_bytes(png.read_bytes())
+        (expect / png.with_suffix(".txt").name).write_bytes(png.with_suffix(".txt").read_bytes())
+    assert main(["replay", str(folder), "--expect", str(expect), "--json"]) == 0
+    reports = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
+    assert len(reports) == len(list(folder.iterdir()))
+    assert all(r["differences"] == [] for r in reports)
+
+
+def test_no_board_exits_2_with_a_message(tmp_path, capsys):
+    blank = tmp_path / "blank.png"
+    cv2.imwrite(str(blank), np.full((300, 400, 3), 90, np.uint8))
+    assert main(["replay", str(blank)]) == 2
+    assert "no board found" in capsys.readouterr().err
+
+
+def test_unknown_skin_exits_2(capsys):
+    assert main(["replay", str(_mid()), "--skin", "no-such-skin"]) == 2
+    assert "unknown skin 'no-such-skin'" in capsys.readouterr().err
+
+
+def test_missing_file_and_non_picture_exit_2(tmp_path, capsys):
+    assert main(["replay", str(tmp_path / "nothing.png")]) == 2
+    text = tmp_path / "board.png"
+    text.write_text("not a picture")
+    assert main(["replay", str(text)]) == 2
+    assert "not a picture" in capsys.readouterr().err
+
+
+def test_mine_count_from_option_level_or_estimate(tmp_path, capsys):
+    png = _mid()
+    assert main(["replay", str(png), "--mines", "50", "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)["mines"] == 50
+    # A board size no level has: the count is estimated, and the output says so.
+    frame = cv2.imread(str(png))
+    from bot.read import locate_board
+
+    grid = locate_board(frame).grid
+    left, top, w, h = grid.cell_rect(0, 0)
+    cut = frame.copy()
+    right = int(round(grid.left + 14 * grid.pitch_x))
+    cut[:, right:] = (40, 40, 40)
+    odd = tmp_path / "odd.png"
+    cv2.imwrite(str(odd), cut)
+    assert main(["replay", str(odd)]) in (0, 2)
+    out = capsys.readouterr().out
+    assert "ESTIMATED" in out and "14x" in out
