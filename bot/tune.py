@@ -628,6 +628,19 @@ def line_variants(groups: list[Group], mask: np.ndarray) -> list[Group]:
     return added
 
 
+def check_unscaled(shots: Sequence[Shot]) -> None:
+    """Refuse captures from a scaled desktop (a fractional cell pitch): their cells are
+    resampled differently from one column to the next and do not group."""
+    for shot in shots:
+        for pitch in (shot.lattice.pitch_x, shot.lattice.pitch_y):
+            if abs(pitch - round(pitch)) > 0.05:
+                raise TuneError(
+                    f"{shot.path}: the cells are {pitch:.2f} px apart, a desktop scaled by a "
+                    "fraction; capture the game at 100% (or 200%) display scaling and tune "
+                    "from that"
+                )
+
+
 def inset_for(size: tuple[int, int]) -> int:
     """Pixels left out around each cell when comparing: none. Tuned skins are learnt from
     unscaled captures, and a cell's grid line pins the lattice phase (a dithered cell
@@ -678,6 +691,7 @@ def tune(
     if not images:
         raise TuneError("no screenshots given")
     shots = [load_shot(p) for p in images]
+    check_unscaled(shots)
     size = cell_size(shots)
     inset = inset_for(size)
     shots = align_shots(shots, size)

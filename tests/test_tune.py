@@ -316,3 +316,26 @@ def test_tuned_xbomb_plays_live_without_misreads(tmp_path: Path) -> None:
     summary = module.play_tuned_xbomb(3, tmp_path, display=89, out=lambda line: None)
     assert summary.games == 3
     assert summary.as_dict()["misreads"] == 0 and summary.as_dict()["misclicks"] == 0
+
+
+def test_scaled_desktop_captures(tmp_path: Path) -> None:
+    import cv2
+
+    from bot.read import read_image
+    from bot.skins import find_skin
+
+    fresh, mid = cv2.imread(str(XBOMB / "fresh.png")), cv2.imread(str(XBOMB / "mid.png"))
+    # 133%: a fractional pitch (26.6 px) cannot be learnt; the error says what to capture.
+    cv2.imwrite(str(tmp_path / "f133.png"), cv2.resize(fresh, None, fx=1.33, fy=1.33))
+    with pytest.raises(TuneError, match=r"26\.\d+ px apart.*capture the game at 100%"):
+        tune([tmp_path / "f133.png"], "xb", out=tmp_path / "skins")
+    # 200%: every pixel doubled; learnt like any other skin, at 40 px.
+    for name, image in (("f200", fresh), ("m200", mid)):
+        big = cv2.resize(image, None, fx=2, fy=2, interpolation=cv2.INTER_NEAREST)
+        cv2.imwrite(str(tmp_path / f"{name}.png"), big)
+    shutil.copy(XBOMB / "mid.txt", tmp_path / "m200.txt")
+    result = tune([tmp_path / "f200.png", tmp_path / "m200.png"], "xb2", out=tmp_path / "skins")
+    assert result.size == (40, 40)
+    skin = find_skin("xb2", dirs=[tmp_path / "skins"])
+    board = read_image(cv2.imread(str(tmp_path / "m200.png")), [skin]).board
+    assert str(board) == expected(XBOMB / "mid.txt")
