@@ -122,3 +122,37 @@ def test_narrowing_to_one_skin_finds_only_that_skin():
     assert locate_board(frame, [find_skin("sgt-mines")]).skin.name == "sgt-mines"
     with pytest.raises(BoardNotFoundError):
         locate_board(frame, [find_skin("winmine")])
+
+
+REAL_125 = Path("/work/shared/real-screens/minesweeper-x")
+#: Real Minesweeper X cells captured at 125% Windows scaling (15x15 crops, 2 px inside the cell).
+REAL_125_CELLS = {
+    "0": "0", "1": "1", "2": "2", "3": "3", "4": "4", "5": "5", "6": "6", "7": "7",
+    ".": "covered", "X": "explosion", "W": "false", "F": "flag", "*": "mine",
+}  # fmt: skip
+
+
+@pytest.mark.skipif(not REAL_125.is_dir(), reason="shared real screenshots not available")
+def test_winmine_reads_real_125_percent_cells(skins):
+    """A classic board at 125% whose cells carry the real pixels Windows drew at 125%."""
+    sheet = cv2.imread(str(FIXTURES.parent.parent / "templates" / "winmine" / "source-sheet.png"))
+    text = "0123.\n4567.\nXWF*.\n....."
+    pos = {**{str(i): (i, 0) for i in range(9)}, ".": (0, 1), "*": (2, 1), "F": (3, 1),
+           "W": (4, 1), "X": (5, 1)}  # fmt: skip
+    rows = text.split()
+    small = np.full((16 * len(rows) + 32, 16 * len(rows[0]) + 32, 3), 192, np.uint8)
+    small[14:16, 14 : 18 + 16 * len(rows[0])] = 128  # the sunken frame's dark top edge
+    for y, row in enumerate(rows):
+        for x, ch in enumerate(row):
+            sx, sy = pos[ch]
+            tile = sheet[16 * sy : 16 * sy + 16, 16 * sx : 16 * sx + 16]
+            small[16 + 16 * y : 32 + 16 * y, 16 + 16 * x : 32 + 16 * x] = tile
+    big = cv2.resize(small, None, fx=1.25, fy=1.25, interpolation=cv2.INTER_LINEAR)
+    for y, row in enumerate(rows):
+        for x, ch in enumerate(row):
+            real = cv2.imread(str(REAL_125 / f"gcp-msx-125pct-{REAL_125_CELLS[ch]}.png"))
+            top, left = 20 + 20 * y + 2, 20 + 20 * x + 2
+            big[top : top + 15, left : left + 15] = real
+    located = locate_board(big, skins)
+    assert located.skin.name == "winmine" and located.scale == pytest.approx(1.25)
+    assert str(read_frame(big, located).board) == text
