@@ -642,15 +642,15 @@ def check_unscaled(shots: Sequence[Shot]) -> None:
 
 
 def inset_for(size: tuple[int, int]) -> int:
-    """Pixels left out around each cell when comparing: none. Tuned skins are learnt from
-    unscaled captures, and a cell's grid line pins the lattice phase (a dithered cell
-    without it matches at several phases) and keeps a plain window background from reading
-    as an empty cell.
+    """Pixels left out around each cell when comparing: one, the outermost ring, which is
+    where grid lines meet and antialiasing lands. A grid line wider than that stays in the
+    template, pins the lattice phase (a dithered cell without it matches at several phases)
+    and keeps a plain window background from reading as an empty cell.
 
-    >>> inset_for((20, 20))
-    0
+    >>> inset_for((20, 20)), inset_for((8, 8))
+    (1, 0)
     """
-    return 0
+    return 1 if min(size) >= 10 else 0
 
 
 def match_tolerance(groups: Sequence[Group], shots: Sequence[Shot], size: tuple[int, int]) -> int:
