@@ -250,6 +250,8 @@ class GameLog:
         if board is not None:
             (self.folder / "final.txt").write_text(str(board) + "\n", encoding="utf-8")
         (self.folder / "result.json").write_text(json.dumps(asdict(result), indent=1) + "\n")
+
+    def close(self) -> None:
         self._moves.close()
 
 
@@ -497,6 +499,13 @@ class Player:
     def play_game(self, number: int) -> GameResult:
         """Play the game on screen to its end and return how it went."""
         log = GameLog(self.log_dir / f"game-{number:03d}") if self.log_dir else None
+        try:
+            return self._play_game(number, log)
+        finally:
+            if log is not None:
+                log.close()
+
+    def _play_game(self, number: int, log: GameLog | None) -> GameResult:
         ledger = ClickLedger()
         self.check_window()
         self.park_pointer()
