@@ -85,7 +85,13 @@ def run(args: argparse.Namespace) -> int:
     for shot in result.shots:
         labels = "labels from " + shot.path.with_suffix(".txt").name if shot.labels else "no labels"
         print(f"{shot.path}: {shot.lattice.describe()}; {labels}")
-    print(f"cell {result.size[0]}x{result.size[1]} px; {len(result.groups)} groups of cells")
+    seen = len(result.groups) - len(result.derived)
+    made = (
+        f", {len(result.derived)} variants made with other grid-line colours"
+        if result.derived
+        else ""
+    )
+    print(f"cell {result.size[0]}x{result.size[1]} px; {seen} groups of cells{made}")
     if result.folder is None:
         print(
             f"{len(result.unnamed)} groups are not named yet: see the contact sheet "
@@ -108,5 +114,5 @@ def run(args: argparse.Namespace) -> int:
             "not seen (the reader refuses such cells until you tune again with a screenshot "
             f"showing them): {', '.join(result.missing)}"
         )
-    print(f"wrote {result.folder} in {seconds:.2f} s")
+    print(f"skin tolerance {result.tolerance}; wrote {result.folder} in {seconds:.2f} s")
     return 0
