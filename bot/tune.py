@@ -340,7 +340,9 @@ def name_groups(
     return out
 
 
-def contact_sheet(groups: Sequence[Group], shots: Sequence[Shot], zoom: int = 4) -> np.ndarray:
+def contact_sheet(
+    groups: Sequence[Group], shots: Sequence[Shot], zoom: int = 4, first: int = 1
+) -> np.ndarray:
     """A picture of the given groups: each cell enlarged, with its id and where it was seen."""
     import cv2
 
@@ -356,30 +358,43 @@ def contact_sheet(groups: Sequence[Group], shots: Sequence[Shot], zoom: int = 4)
         x0, y0 = 10 + c * tile_w, 10 + r * tile_h
         big = cv2.resize(group.image, (w * zoom, h * zoom), interpolation=cv2.INTER_NEAREST)
         sheet[y0 : y0 + h * zoom, x0 : x0 + w * zoom] = big
-        first = group.samples[0]
-        label = f"g{i + 1} {group.key} x{len(group.samples)}"
-        where = f"{shots[first.shot].path.name} ({first.x},{first.y})"
+        seen = group.samples[0]
+        label = f"g{first + i} {group.key} x{len(group.samples)}"
+        where = f"{shots[seen.shot].path.name} ({seen.x},{seen.y})"
         for line, text in enumerate((label, where)):
             cv2.putText(sheet, text, (x0, y0 + h * zoom + 14 + 14 * line),
                         cv2.FONT_HERSHEY_SIMPLEX, 0.4, (0, 0, 0), 1, cv2.LINE_AA)  # fmt: skip
     return sheet
 
 
-def write_groups_file(path: Path, groups: Sequence[Group], shots: Sequence[Shot]) -> None:
-    """The file the user fills in: one ``gN KEY = ?`` line per unnamed group."""
+def write_groups_file(path: Path, groups: Sequence[Group], shots: Sequence[Shot]) -> int:
+    """The file the user fills in: one ``gN KEY = ?`` line per unnamed group (the contact
+    sheet shows the same gN). Groups named in an earlier version of the file keep their lines,
+    so a rerun with one more screenshot only asks about what is new. Returns how many lines
+    were kept (the first new group is g<kept + 1>)."""
+    kept: list[str] = []
+    if path.is_file():
+        names = read_groups_file(path)
+        for line in path.read_text(encoding="utf-8").splitlines():
+            parts = line.split("#", 1)[0].split()
+            if len(parts) >= 4 and parts[2] == "=" and parts[1] in names:
+                kept.append("# named before: " + line.strip())
     lines = [
         "# minebot tune: name each group shown on the contact sheet (same name, .png).",
         "# Replace ? by a class: covered, 0-8, flag, question, mine, exploded, wrong_flag",
         f"# (or a board character . 0-8 F ? * X W), or '{IGNORE}' for a cell that is no class.",
         "# Then run the same minebot tune command again.",
     ]
+    lines += [line.replace("# named before: ", "", 1) for line in kept]
+    start = len(kept)
     for i, group in enumerate(groups):
         first = group.samples[0]
         lines.append(
-            f"g{i + 1} {group.key} = ?    # {len(group.samples)} cells, first at "
+            f"g{start + i + 1} {group.key} = ?    # {len(group.samples)} cells, first at "
             f"{shots[first.shot].path.name} x={first.x} y={first.y}"
         )
     path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    return start
 
 
 @dataclass(frozen=True)
@@ -711,8 +726,8 @@ def tune(
     result = TuneResult(None, [], unnamed, missing, size, list(shots), groups)
     if unnamed:
         sheet = groups_file.with_suffix(".png")
-        cv2.imwrite(str(sheet), contact_sheet(unnamed, shots))
-        write_groups_file(groups_file, unnamed, shots)
+        kept = write_groups_file(groups_file, unnamed, shots)
+        cv2.imwrite(str(sheet), contact_sheet(unnamed, shots, first=kept + 1))
         result.sheet, result.groups_file = sheet, groups_file
         return result
     lacking = [c for c in REQUIRED if c not in classes]

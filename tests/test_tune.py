@@ -2,9 +2,12 @@
 text board of one, and the skin it writes reads the xbomb fixtures exactly.
 
 Fixtures (tests/fixtures_tune/xbomb/, captured by capture_xbomb.py from the real game):
-fresh.png (new 30x16 game), click1.png + click1.txt (after the first click), mid.png +
-mid.txt (flags and more numbers). xbomb.groups.txt is the groups file a user filled in after
-the first run: it names the one group the labels and the fresh board do not (the flag).
+fresh.png (new 30x16 game), click1.png (after the first click), mid.png (flags and more
+numbers), lost.png (a loss: every mine shown, the opened area outlined in green),
+lost-green.png and seven.png (from live play: a loss inside the green outline; the board
+where the bot met its first 7 and stopped), each with its text board NAME.txt.
+xbomb.groups.txt is the groups file a person filled in from the contact sheets when tuning
+from mid.png (labelled), lost.png and seven.png.
 """
 
 from __future__ import annotations
@@ -32,11 +35,18 @@ XBOMB = Path(__file__).parent / "fixtures_tune" / "xbomb"
 
 @pytest.fixture
 def work(tmp_path: Path) -> Path:
-    """A copy of the xbomb fixtures (tune writes its groups file beside the screenshots)."""
+    """A copy of the xbomb screenshots, groups file and program.json, without text boards
+    (tune writes its groups file beside the screenshots; tests give labels with label())."""
     folder = tmp_path / "shots"
-    shutil.copytree(XBOMB, folder)
-    (folder / "mid.txt").rename(folder / "mid.expected")  # mid is unlabelled when tuning
+    shutil.copytree(XBOMB, folder, ignore=shutil.ignore_patterns("*.txt"))
+    shutil.copy(XBOMB / "xbomb.groups.txt", folder)
     return folder
+
+
+def label(work: Path, *names: str) -> None:
+    """Give these screenshots their text boards (the fixtures' NAME.txt) for tuning."""
+    for name in names:
+        shutil.copy(XBOMB / f"{name}.txt", work / f"{name}.txt")
 
 
 def read_with(skin_dir: Path, name: str, image: Path) -> str:
@@ -54,6 +64,7 @@ def expected(path: Path) -> str:
 
 
 def test_xbomb_from_three_screenshots_and_one_text_board(work: Path, tmp_path: Path) -> None:
+    label(work, "click1")
     out = tmp_path / "skins"
     shots = [work / "fresh.png", work / "click1.png", work / "mid.png"]
     groups_file = work / "xbomb-test.groups.txt"  # first run: nobody has named the flag yet
@@ -73,7 +84,7 @@ def test_xbomb_from_three_screenshots_and_one_text_board(work: Path, tmp_path: P
     report = {r.name: r for r in second.reports}
     assert set(report) == {"covered", "0", "1", "2", "3", "flag"}
     covered = (
-        480 + expected(work / "click1.txt").count(".") + expected(work / "mid.expected").count(".")
+        480 + expected(XBOMB / "click1.txt").count(".") + expected(XBOMB / "mid.txt").count(".")
     )
     assert report["covered"].samples == covered
     assert report["flag"].samples == 6
@@ -82,48 +93,51 @@ def test_xbomb_from_three_screenshots_and_one_text_board(work: Path, tmp_path: P
 
     # The skin reads every xbomb fixture exactly, including the one it was not told about.
     for name in ("click1", "mid"):
-        want = expected(work / f"{name}.txt" if name == "click1" else work / "mid.expected")
+        want = expected(XBOMB / f"{name}.txt")
         assert read_with(out, "xbomb-test", work / f"{name}.png") == want
     assert read_with(out, "xbomb-test", work / "fresh.png") == "\n".join(["." * 30] * 16)
 
 
 def test_full_xbomb_skin_reads_every_fixture_and_lost_boards(work: Path, tmp_path: Path) -> None:
-    """fresh.png, mid.png with its text board, lost.png with the groups file a person filled
-    in from the contact sheet: 3 screenshots, 1 text board. lost.txt and lost-green.txt (a
-    loss in live play, nearly every cell inside xbomb's green outline) were checked without
-    the reader: 99 mines shown, every number equal to its count of neighbouring mines."""
+    """mid.png with its text board; lost.png and seven.png (a live game that stopped at its
+    first 7) with the groups file a person filled in from the contact sheets: 3 screenshots,
+    1 text board. lost.txt and lost-green.txt (a loss in live play, nearly every cell inside
+    xbomb's green outline) were checked without the reader: 99 mines shown, every number
+    equal to its count of neighbouring mines."""
     from solver.board import Board
 
-    (work / "mid.expected").rename(work / "mid.txt")
+    label(work, "mid")
     out = tmp_path / "skins"
-    shots = [work / "fresh.png", work / "mid.png", work / "lost.png"]
+    shots = [work / "mid.png", work / "lost.png", work / "seven.png"]
     result = tune(shots, "xbomb-full", out=out, groups_file=work / "xbomb.groups.txt",
                   program=work / "program.json")  # fmt: skip
     assert result.folder is not None and (result.folder / "program.json").is_file()
-    for name in ("click1", "mid", "lost", "lost-green"):
-        assert read_with(out, "xbomb-full", work / f"{name}.png") == expected(work / f"{name}.txt")
+    assert result.missing == ["8", "question", "exploded", "wrong_flag"]
+    for name in ("click1", "mid", "lost", "lost-green", "seven"):
+        assert read_with(out, "xbomb-full", work / f"{name}.png") == expected(XBOMB / f"{name}.txt")
+    assert read_with(out, "xbomb-full", work / "fresh.png") == "\n".join(["." * 30] * 16)
     for name in ("lost", "lost-green"):
-        lost = Board(expected(work / f"{name}.txt"))
+        lost = Board(expected(XBOMB / f"{name}.txt"))
         assert lost.known_mines() == 99
         for (x, y), ch in lost.items():
             if ch.isdigit():
                 assert int(ch) == sum(lost[p] == "*" for p in lost.neighbours(x, y))
     # xbomb outlines the opened area in green after a loss: every class also gets the
-    # green lines seen on the lost board, '4' included although no green '4' was captured.
+    # grid-line looks seen on the lost board, '7' included although no green '7' was seen.
     derived = {g.name for g in result.derived}
-    assert {"4", "5", "6"} <= derived
+    assert {"4", "5", "6", "7"} <= derived
 
 
 def test_line_colours_are_given_to_every_class(work: Path, tmp_path: Path) -> None:
     import cv2
 
-    (work / "mid.expected").rename(work / "mid.txt")
+    label(work, "mid")
     out = tmp_path / "skins"
     shots = [work / "fresh.png", work / "mid.png", work / "lost.png"]
     tune(shots, "xb", out=out, groups_file=work / "xbomb.groups.txt")
     # Paint a green outline (as xbomb draws it after a loss) around a '4' of lost.png.
     image = cv2.imread(str(work / "lost.png"))
-    board = expected(work / "lost.txt").splitlines()
+    board = expected(XBOMB / "lost.txt").splitlines()
     x, y = next((x, y) for y, row in enumerate(board) for x, ch in enumerate(row) if ch == "4")
     gx, gy = 5 + 20 * 13, 28 + 20 * 4  # cell (13, 4): a '1' inside the green outline
     assert (image[gy + 1, gx + 5] == (0, 255, 0)).all()
@@ -132,7 +146,7 @@ def test_line_colours_are_given_to_every_class(work: Path, tmp_path: Path) -> No
     image[y0 : y0 + 20, x0 : x0 + 2] = image[gy : gy + 20, gx : gx + 2]
     painted = work / "painted.png"
     cv2.imwrite(str(painted), image)
-    assert read_with(out, "xb", painted) == expected(work / "lost.txt")
+    assert read_with(out, "xb", painted) == expected(XBOMB / "lost.txt")
 
 
 def test_replay_command_uses_the_tuned_skin(
@@ -141,7 +155,7 @@ def test_replay_command_uses_the_tuned_skin(
     from bot.cli import main
 
     out = tmp_path / "skins"
-    (work / "mid.expected").rename(work / "mid.txt")
+    label(work, "mid")
     shots = [str(work / n) for n in ("fresh.png", "mid.png", "lost.png")]
     args = ["tune", *shots, "--name", "xb", "--out", str(out), "--level", "30x16n99",
             "--groups", str(work / "xbomb.groups.txt"), "--restart-key", "s"]  # fmt: skip
@@ -151,7 +165,7 @@ def test_replay_command_uses_the_tuned_skin(
     monkeypatch.setenv("MINEBOT_SKINS", str(out))
     for name in ("click1", "mid", "lost"):
         assert main(["replay", str(work / f"{name}.png"), "--skin", "xb", "--expect",
-                     str(work / f"{name}.txt")]) == 0  # fmt: skip
+                     str(XBOMB / f"{name}.txt")]) == 0  # fmt: skip
 
 
 def test_fresh_board_alone_is_not_enough(tmp_path: Path) -> None:
@@ -179,7 +193,7 @@ def test_text_board_of_the_wrong_size(tmp_path: Path) -> None:
 def test_mislabelled_cells_split_and_show_as_too_alike(work: Path, tmp_path: Path) -> None:
     # A covered cell labelled '1' in the text board: the labels win, and the report shows
     # that class '1' now has a variant looking like a covered cell.
-    rows = expected(work / "mid.expected").splitlines()
+    rows = expected(XBOMB / "mid.txt").splitlines()
     rows[0] = "1" + rows[0][1:]
     (work / "mid.txt").write_text("\n".join(rows) + "\n")
     shots = [work / "fresh.png", work / "mid.png", work / "lost.png"]
@@ -280,7 +294,7 @@ def test_shipped_game_tuned_from_scratch_reads_all_its_fixtures(game: str, tmp_p
 
 
 def test_rerun_replaces_a_tuned_skin_but_not_another(work: Path, tmp_path: Path) -> None:
-    (work / "mid.expected").rename(work / "mid.txt")
+    label(work, "mid")
     out = tmp_path / "skins"
     shots = [work / "fresh.png", work / "mid.png", work / "lost.png"]
     groups = work / "xbomb.groups.txt"
@@ -339,3 +353,17 @@ def test_scaled_desktop_captures(tmp_path: Path) -> None:
     skin = find_skin("xb2", dirs=[tmp_path / "skins"])
     board = read_image(cv2.imread(str(tmp_path / "m200.png")), [skin]).board
     assert str(board) == expected(XBOMB / "mid.txt")
+
+
+def test_rerun_keeps_the_names_already_given(work: Path, tmp_path: Path) -> None:
+    # A screenshot with a class not seen before: only the new group is asked about.
+    groups = work / "xbomb.groups.txt"
+    lines = [ln for ln in groups.read_text().splitlines() if "seven.png" not in ln]
+    groups.write_text("\n".join(lines) + "\n")
+    label(work, "mid")
+    shots = [work / "mid.png", work / "lost.png", work / "seven.png"]
+    result = tune(shots, "xb", out=tmp_path / "skins", groups_file=groups)
+    assert result.folder is None and len(result.unnamed) == 1
+    text = groups.read_text()
+    assert "= mine" in text and "= 6" in text  # the names given before are still there
+    assert text.count("= ?") == 1 and "seven.png x=14 y=2" in text

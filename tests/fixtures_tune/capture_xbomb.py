@@ -5,8 +5,9 @@
 Takes ``fresh.png`` (new 30x16 game), ``click1.png`` (after the first click in the middle),
 ``mid.png`` (after flagging every certain mine and opening every safe cell of click1, read with
 the skin ``xbomb`` found in SKIN_DIR, tuned from the first two) and ``end.png`` (after clicking
-far-away covered cells until the game is lost, at most 20 clicks). Text boards (``NAME.txt``)
-are written by hand / checked by eye, not by this script.
+far-away covered cells until the game is lost, at most 20 clicks; committed as lost.png).
+Text boards (``NAME.txt``) are checked by eye (and on lost boards by mine counts), not made
+by this script. lost-green.png and seven.png come from play_xbomb.py runs.
 """
 
 from __future__ import annotations

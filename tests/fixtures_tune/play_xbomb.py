@@ -2,9 +2,10 @@
 
     python tests/fixtures_tune/play_xbomb.py GAMES [LOG_DIR]
 
-Tunes skin ``xbomb`` from fresh.png, mid.png (+ mid.txt) and lost.png (+ xbomb.groups.txt)
-into a temporary skin folder (with program.json), then runs ``minebot play``'s loop on a
-30x16/99 board for GAMES games and prints the summary (games, wins, misreads).
+Tunes skin ``xbomb`` from mid.png (+ mid.txt), lost.png and seven.png (their groups named
+in xbomb.groups.txt) into a temporary skin folder (with program.json), then runs ``minebot
+play``'s loop on a 30x16/99 board for GAMES games and prints the summary (games, wins,
+misreads).
 """
 
 from __future__ import annotations
@@ -26,7 +27,7 @@ def play_tuned_xbomb(games: int, log_dir: Path | None = None, display: int = 90,
     skins = Path(tempfile.mkdtemp(prefix="minebot-tuned-"))
     start = time.perf_counter()
     tune(
-        [HERE / "fresh.png", HERE / "mid.png", HERE / "lost.png"],
+        [HERE / "mid.png", HERE / "lost.png", HERE / "seven.png"],
         "xbomb",
         out=skins,
         groups_file=HERE / "xbomb.groups.txt",
