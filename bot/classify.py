@@ -144,6 +144,18 @@ class CellScores:
     distance: np.ndarray  # root-mean-square difference to the winner's template, 0..255
 
 
+def cell_scale(grid: Grid, skin: Skin) -> tuple[float, float]:
+    """How much bigger than the skin's images the grid's cells are drawn.
+
+    On an uneven lattice (``cell.uneven_px``) cells are whole pixels, some one narrower than the
+    rest: the wider size is the drawn one (the narrower cells just lose a pixel of their gap).
+    """
+    px, py = grid.pitch_x, grid.pitch_y
+    if skin.uneven_px:
+        px, py = float(np.ceil(px - 1e-6)), float(np.ceil(py - 1e-6))
+    return px / skin.pitch_x, py / skin.pitch_y
+
+
 def sample_cells(frame_bgr: np.ndarray, grid: Grid, skin: Skin) -> np.ndarray:
     """Every cell's sampled pixels, ``[rows * cols, h * w * 3]`` uint8, row by row.
 
@@ -152,12 +164,14 @@ def sample_cells(frame_bgr: np.ndarray, grid: Grid, skin: Skin) -> np.ndarray:
     """
     import cv2
 
-    sx, sy = grid.pitch_x / skin.pitch_x, grid.pitch_y / skin.pitch_y
+    sx, sy = cell_scale(grid, skin)
     bank = template_bank(skin, sx, sy)
     jx = (skin.inset + np.arange(bank.w) + 0.5) * sx - 0.5
     jy = (skin.inset + np.arange(bank.h) + 0.5) * sy - 0.5
-    xs = (grid.left + np.arange(grid.cols)[:, None] * grid.pitch_x + jx[None, :]).reshape(-1)
-    ys = (grid.top + np.arange(grid.rows)[:, None] * grid.pitch_y + jy[None, :]).reshape(-1)
+    lefts = np.array([grid.col_left(x) for x in range(grid.cols)])
+    tops = np.array([grid.row_top(y) for y in range(grid.rows)])
+    xs = (lefts[:, None] + jx[None, :]).reshape(-1)
+    ys = (tops[:, None] + jy[None, :]).reshape(-1)
     map_x = np.broadcast_to(xs[None, :], (ys.size, xs.size)).astype(np.float32)
     map_y = np.broadcast_to(ys[:, None], (ys.size, xs.size)).astype(np.float32)
     mosaic = cv2.remap(
@@ -225,7 +239,7 @@ def skin_tolerance(skin: Skin) -> int:
 
 def classify_cells(frame_bgr: np.ndarray, grid: Grid, skin: Skin) -> CellScores:
     """Classify every cell of ``grid`` in ``frame_bgr`` (BGR or BGRA)."""
-    sx, sy = grid.pitch_x / skin.pitch_x, grid.pitch_y / skin.pitch_y
+    sx, sy = cell_scale(grid, skin)
     bank = template_bank(skin, sx, sy)
     samples = sample_cells(frame_bgr, grid, skin)
     win, conf, margin, distance = classify_samples(samples, skin, sx, sy)

@@ -20,7 +20,7 @@ The candidate with the most confidently read cells wins.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import numpy as np
 
@@ -42,9 +42,12 @@ class Grid:
     >>> g.cell_center(0, 0)
     (18.0, 28.0)
     >>> g.bounds
-    (10, 20, 154, 164)
+    (10.0, 20.0, 154.0, 164.0)
     >>> g.cell_at(27.5, 53), g.cell_at(5, 5)
     ((1, 2), None)
+    >>> uneven = Grid(0, 0, 32.5, 32.5, 3, 1, col_offsets=(0.0, 0.5, -0.5))
+    >>> uneven.cell_rect(1, 0), uneven.cell_at(33, 10), uneven.cell_at(32.4, 10)
+    ((33, 0, 33, 32), (1, 0), (0, 0))
     """
 
     left: float
@@ -53,38 +56,58 @@ class Grid:
     pitch_y: float
     cols: int
     rows: int
+    #: Games that share out spare pixels between cells (GNOME Mines: some cells one pixel wider)
+    #: put each column and row a little off the even lattice: these are those offsets in px
+    #: (empty: an even lattice).
+    col_offsets: tuple[float, ...] = ()
+    row_offsets: tuple[float, ...] = ()
+
+    def col_left(self, x: int) -> float:
+        """Frame x of column ``x``'s left edge (``x`` may be ``cols``: the right edge)."""
+        off = self.col_offsets[min(x, self.cols - 1)] if self.col_offsets else 0.0
+        return self.left + x * self.pitch_x + off
+
+    def row_top(self, y: int) -> float:
+        """Frame y of row ``y``'s top edge (``y`` may be ``rows``: the bottom edge)."""
+        off = self.row_offsets[min(y, self.rows - 1)] if self.row_offsets else 0.0
+        return self.top + y * self.pitch_y + off
 
     def cell_rect(self, x: int, y: int) -> tuple[int, int, int, int]:
         """``(left, top, width, height)`` of cell ``(x, y)`` in whole frame pixels."""
-        left = round(self.left + x * self.pitch_x)
-        top = round(self.top + y * self.pitch_y)
-        right = round(self.left + (x + 1) * self.pitch_x)
-        bottom = round(self.top + (y + 1) * self.pitch_y)
+        left = round(self.col_left(x))
+        top = round(self.row_top(y))
+        right = round(self.col_left(x) + self.pitch_x)
+        bottom = round(self.row_top(y) + self.pitch_y)
         return left, top, right - left, bottom - top
 
     def cell_center(self, x: int, y: int) -> tuple[float, float]:
         """The middle of cell ``(x, y)`` in frame pixels (where to click)."""
-        return (self.left + (x + 0.5) * self.pitch_x, self.top + (y + 0.5) * self.pitch_y)
+        return (self.col_left(x) + 0.5 * self.pitch_x, self.row_top(y) + 0.5 * self.pitch_y)
 
     @property
     def bounds(self) -> tuple[float, float, float, float]:
         """``(left, top, right, bottom)`` of the whole board in frame pixels."""
         return (
-            self.left,
-            self.top,
-            self.left + self.cols * self.pitch_x,
-            self.top + self.rows * self.pitch_y,
+            self.col_left(0),
+            self.row_top(0),
+            self.col_left(self.cols - 1) + self.pitch_x,
+            self.row_top(self.rows - 1) + self.pitch_y,
         )
 
     def cell_at(self, px: float, py: float) -> tuple[int, int] | None:
         """The cell holding frame pixel ``(px, py)``, or None outside the board."""
         x = int(np.floor((px - self.left) / self.pitch_x))
         y = int(np.floor((py - self.top) / self.pitch_y))
+        # Uneven lattices: the pixel may sit in a neighbour of the even guess.
+        x = next((c for c in (x, x - 1, x + 1) if 0 <= c < self.cols
+                  and self.col_left(c) <= px < self.col_left(c) + self.pitch_x), x)  # fmt: skip
+        y = next((r for r in (y, y - 1, y + 1) if 0 <= r < self.rows
+                  and self.row_top(r) <= py < self.row_top(r) + self.pitch_y), y)  # fmt: skip
         return (x, y) if 0 <= x < self.cols and 0 <= y < self.rows else None
 
     def moved(self, dx: float, dy: float) -> Grid:
         """The same grid shifted by ``(dx, dy)`` pixels (a crop or an offset desktop)."""
-        return Grid(self.left + dx, self.top + dy, self.pitch_x, self.pitch_y, self.cols, self.rows)
+        return replace(self, left=self.left + dx, top=self.top + dy)
 
 
 @dataclass(frozen=True)
@@ -103,17 +126,28 @@ class _Candidate:
     mean_confidence: float
     distance: float  # mean distance of the cells to their templates (lower: a closer fit)
 
+    passing: float = 1.0  # share of the board's cells that read clearly
+
     @property
     def clean(self) -> bool:
-        """Nearly every cell reads confidently."""
-        return self.score >= 0.98 * self.located.grid.cols * self.located.grid.rows
+        """Nearly every cell reads clearly (one under the pointer may not)."""
+        return self.passing >= 0.98
+
+    @property
+    def area(self) -> float:
+        grid = self.located.grid
+        return grid.cols * grid.rows * grid.pitch_x * grid.pitch_y
 
     def better_than(self, other: _Candidate | None) -> bool:
-        """Clean readings first; among them the closest fit (the right pitch), else the score."""
+        """Clean readings first; then a clearly bigger board (a fragment of a board loses to the
+        board); between readings of about the same area, the closest fit (the right pitch)."""
         if other is None:
             return True
         if self.clean != other.clean:
             return self.clean
+        ratio = self.area / other.area
+        if ratio > 1.5 or ratio < 1 / 1.5:
+            return ratio > 1
         if self.clean:
             return self.distance < other.distance
         return self.score > other.score
@@ -207,14 +241,60 @@ def _regions(frame: np.ndarray, skin: Skin) -> list[tuple[int, int, int, int]]:
 # -- step 2: anchors and the lattice ------------------------------------------------------------
 
 
-def _candidate_pitches(skin: Skin) -> list[tuple[float, float]]:
+def _blob_pitches(frame: np.ndarray, skin: Skin, roi: tuple[int, int, int, int]) -> list[float]:
+    """For cells that grow with the window: pitches suggested by the blobs of an anchor's main
+    colour in the area (a covered tile is a square of one colour, separated from the next by
+    a gap), scaled by how wide that colour is inside the skin's image."""
+    import cv2
+
+    x0, y0, x1, y1 = roi
+    area = frame[y0:y1, x0:x1]
+    tol = max(6, skin.tolerance // 3)
+    found: list[float] = []
+    for anchor, colour in zip(skin.anchors, _key_colours(skin), strict=True):
+        inside = np.all(np.abs(skin.templates[anchor].astype(np.int16) - colour) <= tol, axis=2)
+        cols, rows = np.nonzero(inside.any(axis=0))[0], np.nonzero(inside.any(axis=1))[0]
+        if cols.size == 0:
+            continue
+        width, height = int(np.ptp(cols)) + 1, int(np.ptp(rows)) + 1
+        if width >= skin.pitch_x - 1:
+            continue  # the colour reaches the cell's edges: no blob per cell
+        lo = np.clip(colour - tol, 0, 255).astype(np.uint8)
+        hi = np.clip(colour + tol, 0, 255).astype(np.uint8)
+        mask = cv2.inRange(area, lo, hi)
+        count, _, stats, _ = cv2.connectedComponentsWithStats(mask, connectivity=4)
+        w, h, n = stats[1:, 2], stats[1:, 3], stats[1:, 4]
+        smallest = skin.pitch_range[0] * width / skin.pitch_x
+        largest = skin.pitch_range[1] * width / skin.pitch_x
+        square = (w >= smallest) & (w <= largest) & (np.abs(w - h * width / height) <= 2)
+        square &= n >= 0.6 * w * h
+        if square.sum() >= 3:
+            found.append(float(np.median(w[square])) * skin.pitch_x / width)
+    return found
+
+
+def _candidate_pitches(
+    skin: Skin, frame: np.ndarray | None = None, roi: tuple[int, int, int, int] | None = None
+) -> list[tuple[float, float]]:
+    """Pitches to try: the skin's desktop scalings, or for cells that grow with the window the
+    pitches the colour blobs suggest (else a range from the skin's own size outwards)."""
     if not skin.scales_with_window:
         return [(skin.pitch_x * s, skin.pitch_y * s) for s in skin.scales]
+    if frame is not None and roi is not None:
+        ratio = skin.pitch_y / skin.pitch_x
+        blobs = _blob_pitches(frame, skin, roi)
+        return [(p, p * ratio) for p in dict.fromkeys(round(b, 1) for b in blobs)]
     lo, hi = skin.pitch_range
-    pitches, p = [], lo
+    pitches = [float(skin.pitch_x)]
+    p = skin.pitch_x / 1.07
+    while p >= lo:
+        pitches.append(p)
+        p /= 1.07  # neighbouring steps overlap; the lattice fit finds the exact pitch
+    p = skin.pitch_x * 1.07
     while p <= hi:
         pitches.append(p)
-        p *= 1.07  # neighbouring steps overlap; the lattice fit finds the exact pitch
+        p *= 1.07
+    pitches.sort(key=lambda v: abs(np.log(v / skin.pitch_x)))
     return [(p, p * skin.pitch_y / skin.pitch_x) for p in pitches]
 
 
@@ -286,18 +366,28 @@ def _phase(values: np.ndarray, pitch: float) -> float:
 
 
 def _lattice(
-    xs: np.ndarray, ys: np.ndarray, px: float, py: float
-) -> tuple[float, float, np.ndarray, np.ndarray] | None:
-    """Phase of the lattice and the lattice indices of the matches that sit on it."""
+    xs: np.ndarray, ys: np.ndarray, px: float, py: float, slack: float = 0.0
+) -> tuple[float, float, np.ndarray, np.ndarray, np.ndarray, np.ndarray] | None:
+    """Phase of the lattice, the lattice indices of the matches that sit on it (within
+    ``slack`` px more than usual) and their offsets from the even lattice."""
     if xs.size < 2:
         return None
     fx, fy = _phase(xs, px), _phase(ys, py)
     kx = np.round((xs - fx) / px)
     ky = np.round((ys - fy) / py)
-    on = (np.abs(xs - fx - kx * px) <= 1.5) & (np.abs(ys - fy - ky * py) <= 1.5)
+    dx, dy = xs - fx - kx * px, ys - fy - ky * py
+    on = (np.abs(dx) <= 1.5 + slack) & (np.abs(dy) <= 1.5 + slack)
     if on.sum() < 2:
         return None
-    return fx, fy, kx[on].astype(int), ky[on].astype(int)
+    return fx, fy, kx[on].astype(int), ky[on].astype(int), dx[on], dy[on]
+
+
+def _offsets(k: np.ndarray, d: np.ndarray, first: int, last: int) -> tuple[float, ...]:
+    """Per-line offsets ``first..last`` from the even lattice: the median offset of the matches
+    on each line, interpolated between lines without matches."""
+    known = np.unique(k)
+    med = np.array([np.median(d[k == v]) for v in known])
+    return tuple(float(v) for v in np.interp(np.arange(first, last + 1), known, med))
 
 
 # -- step 3: extent -----------------------------------------------------------------------------
@@ -312,6 +402,7 @@ def _extent(
     py: float,
     seeds: tuple[np.ndarray, np.ndarray],
     roi: tuple[int, int, int, int],
+    shifts: tuple[np.ndarray, np.ndarray] | None = None,
 ) -> _Candidate | None:
     """The board around the seed cells: classify every lattice cell of the search area at
     once, keep the connected group of confidently read cells holding most seeds, and take its
@@ -323,14 +414,20 @@ def _extent(
     ky0, ky1 = int(np.ceil((y0 - fy) / py)), int(np.floor((y1 - fy) / py)) - 1
     if kx1 < kx0 or ky1 < ky0:
         return None
-    grid = _grid(fx, fy, px, py, kx0, ky0, kx1, ky1)
+    kx, ky = seeds
+    col_off = row_off = ()
+    if shifts is not None:
+        col_off = _offsets(kx, shifts[0], kx0, kx1)
+        row_off = _offsets(ky, shifts[1], ky0, ky1)
+    grid = replace(
+        _grid(fx, fy, px, py, kx0, ky0, kx1, ky1), col_offsets=col_off, row_offsets=row_off
+    )
     scores = classify_cells(frame, grid, skin)
     # Stricter than reading: a cell must match clearly to extend the board, so look-alike
     # areas next to it (a margin of the same grey) stay out; the reader then judges every cell.
     sure = (1 + skin.min_confidence) / 2
     good = (scores.confidence >= sure) & (scores.margin >= skin.min_margin)
     count, labels = cv2.connectedComponents(good.astype(np.uint8), connectivity=8)
-    kx, ky = seeds
     inside = (kx >= kx0) & (kx <= kx1) & (ky >= ky0) & (ky <= ky1)
     seed_labels = labels[ky[inside] - ky0, kx[inside] - kx0]
     votes = np.bincount(seed_labels, minlength=count)
@@ -347,9 +444,16 @@ def _extent(
     # (many cells, all so-so) loses to the real board (cells that match exactly).
     score = float(np.clip((conf - theta) / (1 - theta), -1, 1).sum())
     board = _grid(fx, fy, px, py, kx0 + bx0, ky0 + by0, kx0 + bx1, ky0 + by1)
+    if shifts is not None:
+        board = replace(
+            board,
+            col_offsets=col_off[bx0 : bx1 + 1],
+            row_offsets=row_off[by0 : by1 + 1],
+        )
     located = Located(skin, board, float(px / skin.pitch_x))
     distance = float(scores.distance[by0 : by1 + 1, bx0 : bx1 + 1].mean())
-    return _Candidate(located, score, float(conf.mean()), distance)
+    readable = (conf >= theta) & (scores.margin[by0 : by1 + 1, bx0 : bx1 + 1] >= skin.min_margin)
+    return _Candidate(located, score, float(conf.mean()), distance, float(readable.mean()))
 
 
 def _grid(fx: float, fy: float, px: float, py: float, x0: int, y0: int, x1: int, y1: int) -> Grid:
@@ -364,20 +468,23 @@ def _grid(fx: float, fy: float, px: float, py: float, x0: int, y0: int, x1: int,
     )
 
 
-def _refine_pitch(xs: np.ndarray, ys: np.ndarray, px: float, py: float) -> tuple[float, float]:
+def _refine_pitch(
+    xs: np.ndarray, ys: np.ndarray, px: float, py: float, uneven: float = 0.0
+) -> tuple[float, float]:
     """Least-squares pitch from matches spread over the board (cells that scale with the window)."""
     fit_x, fit_y = px, py
     for _ in range(2):
-        lat = _lattice(xs, ys, fit_x, fit_y)
+        lat = _lattice(xs, ys, fit_x, fit_y, 2 * uneven)
         if lat is None:
             return fit_x, fit_y
-        fx, fy, kx, ky = lat
+        fx, fy = lat[0], lat[1]
         on_x = np.round((xs - fx) / fit_x)
         on_y = np.round((ys - fy) / fit_y)
-        keep = (np.abs(xs - fx - on_x * fit_x) <= 2.5) & (np.abs(ys - fy - on_y * fit_y) <= 2.5)
-        if np.ptp(on_x[keep], initial=0) >= 2:
+        slack = 2.5 + 2 * uneven
+        keep = (np.abs(xs - fx - on_x * fit_x) <= slack) & (np.abs(ys - fy - on_y * fit_y) <= slack)
+        if on_x[keep].size and np.ptp(on_x[keep]) >= 2:
             fit_x = float(np.polyfit(on_x[keep], xs[keep], 1)[0])
-        if np.ptp(on_y[keep], initial=0) >= 2:
+        if on_y[keep].size and np.ptp(on_y[keep]) >= 2:
             fit_y = float(np.polyfit(on_y[keep], ys[keep], 1)[0])
     return fit_x, fit_y
 
@@ -386,17 +493,30 @@ def _locate_skin(frame: np.ndarray, gray: np.ndarray, skin: Skin) -> _Candidate 
     best: _Candidate | None = None
     for x0, y0, x1, y1 in _regions(frame, skin):
         roi = gray[y0:y1, x0:x1]
-        for px, py in _candidate_pitches(skin):
+        for px, py in _candidate_pitches(skin, frame, (x0, y0, x1, y1)):
             xs, ys = _anchor_matches(roi, skin, px, py)
             if xs.size < 2:
                 continue
             if skin.scales_with_window:
-                px, py = _refine_pitch(xs, ys, px, py)
-            lat = _lattice(xs, ys, px, py)
+                fit_x, fit_y = _refine_pitch(xs, ys, px, py, skin.uneven_px)
+                if skin.uneven_px:  # whole-pixel cells: the wider ones are the drawn size
+                    ax, ay = float(np.ceil(fit_x - 1e-6)), float(np.ceil(fit_y - 1e-6))
+                else:
+                    ax, ay = fit_x, fit_y
+                if max(abs(ax - px), abs(ay - py)) > 0.5:
+                    # Match again with anchors drawn at the size found, for exact positions.
+                    xs, ys = _anchor_matches(roi, skin, ax, ay)
+                    if xs.size < 2:
+                        continue
+                px, py = fit_x, fit_y
+            lat = _lattice(xs, ys, px, py, skin.uneven_px)
             if lat is None:
                 continue
-            fx, fy, kx, ky = lat
-            found = _extent(frame, skin, fx + x0, fy + y0, px, py, (kx, ky), (x0, y0, x1, y1))
+            fx, fy, kx, ky, dx, dy = lat
+            shifts = (dx, dy) if skin.uneven_px else None
+            found = _extent(
+                frame, skin, fx + x0, fy + y0, px, py, (kx, ky), (x0, y0, x1, y1), shifts
+            )
             if found is None or found.score <= 0:
                 continue
             if found.better_than(best):

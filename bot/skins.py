@@ -81,6 +81,8 @@ class Skin:
     anchors: tuple[str, ...]
     levels: tuple[Level, ...]
     lost_chars: str
+    #: How far (px) columns and rows may sit off an even lattice (games sharing out spare pixels).
+    uneven_px: float = 0.0
     #: Prepared arrays per (sample size) -- filled by the reader, never part of the value.
     cache: dict = field(default_factory=dict, repr=False, compare=False)
 
@@ -232,4 +234,5 @@ def _build_skin(folder: Path, path: Path, meta: dict[str, Any]) -> Skin:
         anchors=anchors,
         levels=levels,
         lost_chars=str(meta.get("lost", {}).get("chars", "X")),
+        uneven_px=float(cell.get("uneven_px", 0)),
     )
