@@ -419,23 +419,42 @@ def _extent(
     if shifts is not None:
         col_off = _offsets(kx, shifts[0], kx0, kx1)
         row_off = _offsets(ky, shifts[1], ky0, ky1)
-    grid = replace(
-        _grid(fx, fy, px, py, kx0, ky0, kx1, ky1), col_offsets=col_off, row_offsets=row_off
-    )
-    scores = classify_cells(frame, grid, skin)
-    # Stricter than reading: a cell must match clearly to extend the board, so look-alike
-    # areas next to it (a margin of the same grey) stay out; the reader then judges every cell.
-    sure = (1 + skin.min_confidence) / 2
-    good = (scores.confidence >= sure) & (scores.margin >= skin.min_margin)
-    count, labels = cv2.connectedComponents(good.astype(np.uint8), connectivity=8)
     inside = (kx >= kx0) & (kx <= kx1) & (ky >= ky0) & (ky <= ky1)
-    seed_labels = labels[ky[inside] - ky0, kx[inside] - kx0]
-    votes = np.bincount(seed_labels, minlength=count)
-    votes[0] = 0
-    if votes.max() == 0:
+    if not inside.any():
         return None
-    ys, xs = np.nonzero(labels == votes.argmax())
-    bx0, by0, bx1, by1 = xs.min(), ys.min(), xs.max(), ys.max()
+    kx, ky = kx[inside], ky[inside]
+    # Classify a window around the seeds, widened while the board reaches its edge (cheaper
+    # than the whole search area).
+    wx0, wy0 = max(kx0, kx.min() - 2), max(ky0, ky.min() - 2)
+    wx1, wy1 = min(kx1, kx.max() + 2), min(ky1, ky.max() + 2)
+    for _ in range(50):
+        grid = replace(
+            _grid(fx, fy, px, py, wx0, wy0, wx1, wy1),
+            col_offsets=col_off[wx0 - kx0 : wx1 - kx0 + 1],
+            row_offsets=row_off[wy0 - ky0 : wy1 - ky0 + 1],
+        )
+        scores = classify_cells(frame, grid, skin)
+        # Stricter than reading: a cell must match clearly to extend the board, so look-alike
+        # areas next to it (a margin of the same grey) stay out; the reader judges every cell.
+        sure = (1 + skin.min_confidence) / 2
+        good = (scores.confidence >= sure) & (scores.margin >= skin.min_margin)
+        count, labels = cv2.connectedComponents(good.astype(np.uint8), connectivity=8)
+        votes = np.bincount(labels[ky - wy0, kx - wx0], minlength=count)
+        votes[0] = 0
+        if votes.max() == 0:
+            return None
+        ys, xs = np.nonzero(labels == votes.argmax())
+        bx0, by0, bx1, by1 = xs.min(), ys.min(), xs.max(), ys.max()
+        grow = (
+            4 * (bx0 == 0 and wx0 > kx0),
+            4 * (by0 == 0 and wy0 > ky0),
+            4 * (bx1 == wx1 - wx0 and wx1 < kx1),
+            4 * (by1 == wy1 - wy0 and wy1 < ky1),
+        )
+        if not any(grow):
+            break
+        wx0, wy0 = max(kx0, wx0 - grow[0]), max(ky0, wy0 - grow[1])
+        wx1, wy1 = min(kx1, wx1 + grow[2]), min(ky1, wy1 + grow[3])
     if (bx1 - bx0 + 1) * (by1 - by0 + 1) < 4:
         return None
     conf = scores.confidence[by0 : by1 + 1, bx0 : bx1 + 1]
@@ -443,12 +462,12 @@ def _extent(
     # Clean cells count +1, doubtful ones down to -1: a look-alike read at the wrong pitch
     # (many cells, all so-so) loses to the real board (cells that match exactly).
     score = float(np.clip((conf - theta) / (1 - theta), -1, 1).sum())
-    board = _grid(fx, fy, px, py, kx0 + bx0, ky0 + by0, kx0 + bx1, ky0 + by1)
+    board = _grid(fx, fy, px, py, wx0 + bx0, wy0 + by0, wx0 + bx1, wy0 + by1)
     if shifts is not None:
         board = replace(
             board,
-            col_offsets=col_off[bx0 : bx1 + 1],
-            row_offsets=row_off[by0 : by1 + 1],
+            col_offsets=col_off[wx0 - kx0 + bx0 : wx0 - kx0 + bx1 + 1],
+            row_offsets=row_off[wy0 - ky0 + by0 : wy0 - ky0 + by1 + 1],
         )
     located = Located(skin, board, float(px / skin.pitch_x))
     distance = float(scores.distance[by0 : by1 + 1, bx0 : bx1 + 1].mean())
