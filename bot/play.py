@@ -207,6 +207,25 @@ def inconsistent_cells(before: Board, after: Board) -> list[Position]:
     ]
 
 
+def grids_differ(a: Any, b: Any) -> bool:
+    """True when two grids are not the same board in the same place: other dimensions, or an
+    edge more than a quarter cell away (finding a board twice may differ by a pixel).
+
+    >>> from types import SimpleNamespace as G
+    >>> g = G(cols=30, rows=16, pitch_x=33.0, pitch_y=33.0, bounds=(25, 114, 1001, 631))
+    >>> grids_differ(g, G(cols=30, rows=16, bounds=(26.2, 115, 1001.5, 631)))
+    False
+    >>> grids_differ(g, G(cols=29, rows=16, bounds=(25, 114, 968, 631)))
+    True
+    >>> grids_differ(g, G(cols=30, rows=16, bounds=(65, 114, 1041, 631)))
+    True
+    """
+    if (a.cols, a.rows) != (b.cols, b.rows):
+        return True
+    tolerance = 0.25 * min(a.pitch_x, a.pitch_y)
+    return any(abs(p - q) > tolerance for p, q in zip(a.bounds, b.bounds, strict=True))
+
+
 def board_crop(image: np.ndarray, grid: Any) -> np.ndarray:
     """The part of ``image`` the board covers (what settling and change detection compare)."""
     left, top, right, bottom = (int(round(v)) for v in grid.bounds)
@@ -425,18 +444,21 @@ class Player:
         """Read ``frame`` (re-grabbing until it reads cleanly) and plan the next clicks.
 
         Returns the frame the reading came from, the reading, and the plan (None when the game
-        is over; empty when ``want_plan`` is false). Stops with :class:`PlayError` when the
-        screen does not clear up.
+        is over; empty when ``want_plan`` is false). A frame that does not read is read again
+        from fresh frames with the same grid (an animation, a pressed cell); the last try
+        locates the board afresh, and stops the bot if it moved. Stops with
+        :class:`PlayError` when the screen does not clear up.
         """
         problem = ""
-        for attempt in range(self.timing.reread_tries):
+        tries = self.timing.reread_tries
+        for attempt in range(tries):
             if attempt:
                 self.rejected += 1
                 self.rejections.append(problem)
                 self.sleep(max(self.timing.quiet, 0.02) * attempt)
                 frame, _ = self.settle()
             try:
-                reading = self._read_once(frame, previous)
+                reading = self._read_once(frame, previous, relocate=attempt == tries - 1)
                 if reading.state != "playing":
                     return frame, reading, None
                 if not want_plan:
@@ -445,31 +467,26 @@ class Player:
             except _STOP_ERRORS:
                 raise
             except (MinebotError, _Unclear) as exc:
+                # The window may have moved or been covered: that says more than a bad read.
+                self.check_window()
                 problem = str(exc)  # a misread cell, a contradiction: look again
         raise PlayError(
-            f"the screen does not read as a board the bot can trust after "
-            f"{self.timing.reread_tries} tries, nothing clicked: {problem}"
+            f"the screen does not read as a board the bot can trust after {tries} tries, "
+            f"nothing clicked: {problem}"
         )
 
-    def _read_once(self, frame: Frame, previous: Board | None) -> Any:
+    def _read_once(self, frame: Frame, previous: Board | None, relocate: bool) -> Any:
         if self.located is None:
             self.located = self.reader.locate(frame.image, self.skins)
-        try:
-            reading = self.reader.read(frame.image, self.located)
-        except _STOP_ERRORS:
-            raise
-        except MinebotError:
-            # The window may have moved or been covered: that says more than a failed read.
-            self.check_window()
-            # Perhaps the grid moved (window resized, board scrolled): locate it afresh.
+        elif relocate:
             relocated = self.reader.locate(frame.image, self.skins)
-            if previous is not None and relocated.grid != self.located.grid:
+            if previous is not None and grids_differ(relocated.grid, self.located.grid):
                 raise PlayError(
                     "the board moved or changed size while playing: stopping "
                     "(start again to play the new board)"
-                ) from None
+                )
             self.located = relocated
-            reading = self.reader.read(frame.image, self.located)
+        reading = self.reader.read(frame.image, self.located)
         if previous is not None and reading.state == "playing":
             changed = inconsistent_cells(previous, reading.board)
             if changed:

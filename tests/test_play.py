@@ -273,7 +273,7 @@ def test_a_misread_frame_is_read_again():
 
     def flaky_read(image, located):
         calls["n"] += 1
-        if calls["n"] in (2, 3):  # the same frame, read again after re-locating
+        if calls["n"] == 2:
             raise FakeLowConfidence("cell (3, 4) below threshold")
         return fake_read(image, located, 10)
 
@@ -366,7 +366,7 @@ def test_board_that_moves_is_a_clear_stop():
     def locate(image, skins=None):
         located = fake_locate(image, skins)
         if moved["on"]:
-            return Located("fake", Grid(MARGIN + 1, MARGIN, PITCH, PITCH, 9, 9))
+            return Located("fake", Grid(MARGIN + PITCH, MARGIN, PITCH, PITCH, 9, 9))
         return located
 
     def read(image, located):
