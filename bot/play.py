@@ -21,6 +21,7 @@ simulated game instead of a screen.
 from __future__ import annotations
 
 import json
+import re
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import asdict, dataclass, field, replace
@@ -379,6 +380,8 @@ class Player:
         self.located: Any = None
         #: How to restart when the skin does not say (the launcher's program.json).
         self.fallback_restart: dict[str, Any] | None = None
+        #: Dialogs the game opens over the board by itself, and how to dismiss them.
+        self.dialogs: tuple[dict[str, Any], ...] = ()
         self.rejected = 0
         #: Why each rejected frame was rejected (what the reader or the solver said).
         self.rejections: list[str] = []
@@ -508,8 +511,42 @@ class Player:
             self.mouse.move(*self.mapping.to_mouse(*self.park))
 
     def check_window(self) -> None:
-        if self.watch is not None:
-            self.watch.check()
+        """Stop if the window closed, moved, changed size or got covered; a dialog the game
+        opens by itself (program.json ``"dialogs"``, e.g. a high-score table after a win) is
+        dismissed instead."""
+        if self.watch is None:
+            return
+        from bot.window import WindowCoveredError
+
+        for _ in range(3):
+            try:
+                self.watch.check()
+                return
+            except WindowCoveredError as exc:
+                known = [
+                    (w, d)
+                    for w in exc.windows
+                    for d in self.dialogs
+                    if re.search(d["title"], w.name)
+                ]
+                if not known or len(known) != len(exc.windows) or self.mouse is None:
+                    raise
+                self.dismiss(*known[0])
+        self.watch.check()
+
+    def dismiss(self, window: Any, dialog: dict[str, Any]) -> None:
+        """Close a dialog of the game: pointer over it (the focus follows the pointer on a bare
+        X server), its key, then wait for it to go."""
+        assert self.mouse is not None
+        r = window.region
+        self.mouse.move(*self.mapping.to_mouse(r.left + r.width / 2, r.top + r.height / 4))
+        self.mouse.press(dialog["key"])
+        deadline = self.clock() + 3.0
+        while self.clock() < deadline:
+            if all(w.id != window.id for w in self.watch.backend.windows()):
+                break
+            self.sleep(0.02)
+        self.park_pointer()
 
     # --- playing ---------------------------------------------------------------------------
 
@@ -829,6 +866,7 @@ def attach(
     player.located = located
     if program is not None:
         player.fallback_restart = program.restart
+        player.dialogs = program.dialogs
         if program.settle_quiet is not None:
             player.timing = replace(player.timing, quiet=program.settle_quiet)
     return Attached(player, located.skin, window, frame)

@@ -18,7 +18,10 @@ is adding a file. Keys (all but ``command`` and ``window`` optional)::
       "start_timeout": 15,
       "settle_quiet": 0.05,                     # s the board must stay unchanged to count as
                                                 # drawn (default 0.03)
-      "restart": {"key": "n"}                   # used when the skin's skin.json does not say
+      "restart": {"key": "n"},                  # used when the skin's skin.json does not say
+      "dialogs": [{"title": "^Congratulations", "key": "Escape"}]
+                                                # windows the game opens over the board by
+                                                # itself (a high-score table): dismissed
     }
 
 >>> program = Program.from_dict("demo", {"command": ["sgt-mines", "{cols}x{rows}n{mines}"],
@@ -81,6 +84,7 @@ class Program:
     about: str = ""
     restart: dict[str, Any] | None = None
     settle_quiet: float | None = None
+    dialogs: tuple[dict[str, Any], ...] = ()
 
     @classmethod
     def from_dict(cls, skin: str, data: dict[str, Any], source: str = PROGRAM_FILE) -> Program:
@@ -110,6 +114,7 @@ class Program:
                 settle_quiet=(
                     float(data["settle_quiet"]) if data.get("settle_quiet") is not None else None
                 ),
+                dialogs=tuple(_dialog(d) for d in data.get("dialogs", ())),
             )
         except (KeyError, TypeError, ValueError, IndexError) as exc:
             raise ProgramError(f"{source}: malformed program description: {exc}") from exc
@@ -147,6 +152,14 @@ class Program:
         """Root coordinates where the pointer rests, inside the window."""
         r = window.region
         return r.left + self.park[0] * (r.width - 1), r.top + self.park[1] * (r.height - 1)
+
+
+def _dialog(data: Any) -> dict[str, Any]:
+    """One entry of ``"dialogs"``: a window the game opens by itself at the end of a game
+    (``"title"``: a regex) and the key that dismisses it (``"key"``)."""
+    if not isinstance(data, dict) or not data.get("title") or not data.get("key"):
+        raise ValueError("each of 'dialogs' needs a 'title' (regex) and a 'key'")
+    return {"title": str(data["title"]), "key": str(data["key"])}
 
 
 def load_program(skin: str) -> Program:

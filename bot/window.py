@@ -50,6 +50,14 @@ class WindowInfo:
         return wm_class is None or wm_class.lower() in parts
 
 
+class WindowCoveredError(WindowError):
+    """The board is covered; ``windows`` are the windows on top of it."""
+
+    def __init__(self, message: str, windows: Sequence[WindowInfo] = ()) -> None:
+        super().__init__(message)
+        self.windows = tuple(windows)
+
+
 class WindowBackend(Protocol):
     """What the watch needs from a window system (tests pass a fake)."""
 
@@ -210,5 +218,7 @@ class WindowWatch:
         covers = covering_windows(stack, self.window.id, self.area)
         if covers:
             names = ", ".join(repr(w.name or f"{w.id:#x}") for w in covers)
-            raise WindowError(f"the board of {title!r} is covered by {names}: stopping")
+            raise WindowCoveredError(
+                f"the board of {title!r} is covered by {names}: stopping", covers
+            )
         return now

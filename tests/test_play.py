@@ -545,3 +545,38 @@ def test_audit_checks_every_acted_board_against_the_mines_shown_after_a_loss():
         (len(seen), f"({x}, {y}) read {wrong[x, y]}, {int(wrong[x, y]) - 1} mines around")
     ]
     assert audit_boards([wrong], final, 11) == []  # not every mine shown: nothing to check
+
+
+def test_a_known_dialog_over_the_board_is_dismissed_an_unknown_one_stops():
+    from bot.window import WindowInfo, WindowWatch
+
+    game_window = WindowInfo(1, "Mines", ("gnome-mines",), Region(100, 50, 200, 200))
+    dialog = WindowInfo(2, "Congratulations!", ("gnome-mines",), Region(120, 60, 80, 80))
+
+    class Stack:
+        def __init__(self):
+            self.stack = [game_window, dialog]
+
+        def windows(self):
+            return list(self.stack)
+
+    for title, dismissed in (("^Congratulations", True), ("^Best Times", False)):
+        stack = Stack()
+        world = World(8, 8, 1, seed=5)
+        player, pointer = make_player(world, watch=WindowWatch(stack, game_window))
+        player.dialogs = ({"title": title, "key": "Escape"},)
+        keys = []
+
+        def press(key, stack=stack, keys=keys, pointer=pointer):
+            keys.append((key, pointer.pos))
+            stack.stack.remove(dialog)
+
+        pointer.press = press
+        if dismissed:
+            player.check_window()
+            assert keys == [("Escape", (160, 80))]  # pressed with the pointer over the dialog
+            assert stack.windows() == [game_window]
+        else:
+            with pytest.raises(WindowError, match="covered by 'Congratulations!'"):
+                player.check_window()
+            assert keys == []
