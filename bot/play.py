@@ -804,26 +804,57 @@ def find_game_window(board_desktop: Region) -> tuple[Any, Any]:
     return holders[-1], backend
 
 
+def locate_when_drawn(
+    capture: Any, region: Region | None, reader: Reader, skins: Any, timeout: float
+) -> tuple[Frame, Any]:
+    """Wait until ``region`` stops changing (a window just opened or resized draws in steps),
+    then find the board; keep trying until ``timeout`` seconds have passed."""
+    deadline = time.monotonic() + timeout
+    previous: np.ndarray | None = None
+    while True:
+        frame = capture.grab(region)
+        drawn = previous is not None and np.array_equal(previous, frame.image)
+        if drawn or time.monotonic() >= deadline:
+            try:
+                return frame, reader.locate(frame.image, skins)
+            except _STOP_ERRORS:
+                raise
+            except MinebotError:
+                if time.monotonic() >= deadline:
+                    raise
+        previous = frame.image
+        time.sleep(0.05)
+
+
 def attach(
     capture: Any,
     mouse: Mouse | None,
     *,
     skins: Sequence[Any] | None = None,
     window: Any = None,
+    program: Any = None,
     reader: Reader | None = None,
+    timeout: float = 5.0,
     **player_options: Any,
 ) -> Attached:
     """Find a board on the screen (any monitor, or inside ``window`` when given), the window
     holding it, the mouse mapping and where to park the pointer; return a ready :class:`Player`.
+
+    ``program`` (a :class:`bot.programs.Program`, when the caller launched the game) parks the
+    pointer before the first look; ``timeout`` is how long a window just opened may take to
+    draw a board.
     """
     from bot.mouse import measure_mapping
     from bot.window import WindowWatch
 
     reader = reader or Reader.default()
     backend = None
+    if window is not None and program is not None and mouse is not None:
+        # Before the first look: the pointer off the board (hover highlight, pause quirks).
+        mapping = measure_mapping(capture.monitors, mouse.size())
+        mouse.move(*mapping.to_mouse(*program.park_point(window)))
     if window is None:
-        desktop = capture.grab()
-        located = reader.locate(desktop.image, skins)
+        desktop, located = locate_when_drawn(capture, None, reader, skins, timeout)
         left, top, right, bottom = located.grid.bounds
         (dl, dt), (dr, db) = desktop.to_desktop(left, top), desktop.to_desktop(right, bottom)
         board_desktop = Region(int(dl), int(dt), max(1, int(dr - dl)), max(1, int(db - dt)))
@@ -833,8 +864,7 @@ def attach(
 
         backend = X11Windows()
     region = window.region if window is not None else capture.monitors[0]
-    frame = capture.grab(region)
-    located = reader.locate(frame.image, skins)
+    frame, located = locate_when_drawn(capture, region, reader, skins, timeout)
     watch = None
     if window is not None and backend is not None:
         left, top, right, bottom = located.grid.bounds
@@ -842,13 +872,14 @@ def attach(
         area = Region(int(dl), int(dt), max(1, int(dr - dl)), max(1, int(db - dt)))
         watch = WindowWatch(backend, window, area)
         watch.check()  # covered already: say so before anything else
-    park = program = None
-    try:
-        from bot.programs import load_program
+    park = None
+    if program is None:
+        try:
+            from bot.programs import load_program
 
-        program = load_program(located.skin.name)
-    except ProgramError:
-        program = None  # no program description: leave the pointer where the clicks put it
+            program = load_program(located.skin.name)
+        except ProgramError:
+            program = None  # no program description: leave the pointer where clicks put it
     if program is not None and window is not None:
         park = program.park_point(window)
     mapping = measure_mapping(capture.monitors, mouse.size()) if mouse else MouseMapping()

@@ -81,6 +81,7 @@ def run(args: argparse.Namespace) -> int:
                 Mouse(),
                 skins=skins_for(args.skin),
                 window=game.window,
+                program=program,
                 mines=mines,
                 log_dir=args.log,
                 out=out,

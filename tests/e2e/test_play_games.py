@@ -36,8 +36,9 @@ def play(game, capture, mouse, skin, mines, games, **options):
 
     lines: list[str] = []
     attached = attach(
-        capture, mouse, skins=[skin], window=game.window, mines=mines, out=lines.append, **options
-    )
+        capture, mouse, skins=[skin], window=game.window, program=game.program, mines=mines,
+        out=lines.append, **options,
+    )  # fmt: skip
     summary = attached.player.run(games)
     return summary, lines
 
