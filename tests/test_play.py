@@ -580,3 +580,38 @@ def test_a_known_dialog_over_the_board_is_dismissed_an_unknown_one_stops():
             with pytest.raises(WindowError, match="covered by 'Congratulations!'"):
                 player.check_window()
             assert keys == []
+
+
+def test_locate_waits_until_a_new_window_is_drawn():
+    from bot.play import locate_when_drawn
+
+    world = World(8, 8, 1, seed=5)
+    frames = {"n": 0}
+
+    class Drawing:
+        def grab(self, region=None):
+            frames["n"] += 1
+            frame = world.grab(region)
+            if frames["n"] <= 3:  # still drawing: every grab differs
+                frame.image[:] = frames["n"]
+            return frame
+
+    def locate(image, skins=None):
+        if image[0, 0, 0] < 4 and image[MARGIN + 1, MARGIN + 1, 0] != ord("."):
+            raise FakeNotFound("half drawn")
+        return fake_locate(image, skins)
+
+    frame, located = locate_when_drawn(Drawing(), world.region, Reader(locate, None), None, 5.0)
+    assert frames["n"] == 5 and located.grid.cols == 8  # two equal grabs after the drawing
+
+
+def test_locate_gives_up_after_the_timeout_with_the_readers_error():
+    from bot.play import locate_when_drawn
+
+    world = World(8, 8, 1, seed=5)
+
+    def never(image, skins=None):
+        raise FakeNotFound("no board found in the picture")
+
+    with pytest.raises(FakeNotFound, match="no board found"):
+        locate_when_drawn(world, world.region, Reader(never, None), None, 0.2)
