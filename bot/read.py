@@ -84,7 +84,15 @@ def read_frame(frame_bgr: np.ndarray, located: Located) -> Reading:
     if doubtful.any():
         raise _low_confidence(scores, doubtful, skin)
     board = Board("\n".join("".join(row) for row in scores.chars))
-    mines = skin.level_mines(grid.cols, grid.rows)
+    mines, source = None, None
+    left = read_counter(frame_bgr, located)
+    if left is not None:
+        # The counter shows mines minus flags (a wrong flag still counts as a flag).
+        text = str(board)
+        mines, source = left + text.count("F") + text.count("W"), "screen"
+    else:
+        mines = skin.level_mines(grid.cols, grid.rows)
+        source = None if mines is None else "level"
     return Reading(
         located=located,
         board=board,
@@ -93,8 +101,66 @@ def read_frame(frame_bgr: np.ndarray, located: Located) -> Reading:
         min_confidence=float(scores.confidence.min()),
         state=game_state(board, skin, mines),
         mines=mines,
-        mines_source=None if mines is None else "level",
+        mines_source=source,
     )
+
+
+def read_counter(frame_bgr: np.ndarray, located: Located) -> int | None:
+    """The game's mines-left counter, where the skin describes one (``skin.json`` "counter":
+    ``box`` [x0, y0, x1, y1] px at 100 % from the board's top-left corner, ``digits`` images);
+    None when there is none or it does not read cleanly (then the caller falls back)."""
+    import cv2
+
+    skin, grid = located.skin, located.grid
+    spec = skin.meta.get("counter") or {}
+    digits = _counter_digits(skin, located.scale)
+    if not spec.get("box") or not digits:
+        return None
+    x0, y0, x1, y1 = (v * located.scale for v in spec["box"])
+    left, top = grid.col_left(0), grid.row_top(0)
+    box = frame_bgr[
+        max(0, round(top + y0)) : max(0, round(top + y1)),
+        max(0, round(left + x0)) : max(0, round(left + x1)),
+        :3,
+    ]
+    found: list[tuple[int, float, str]] = []
+    for digit, image in digits.items():
+        h, w = image.shape[:2]
+        if box.shape[0] < h or box.shape[1] < w:
+            return None
+        result = cv2.matchTemplate(np.ascontiguousarray(box), image, cv2.TM_SQDIFF_NORMED)
+        for x in np.nonzero(result.min(axis=0) < 0.05)[0]:
+            found.append((int(x), float(result[:, x].min()), digit))
+    if not found:
+        return None
+    width = next(iter(digits.values())).shape[1]
+    chosen: list[tuple[int, float, str]] = []
+    for x, score, digit in sorted(found, key=lambda f: f[1]):
+        if all(abs(x - cx) >= width * 0.6 for cx, _, _ in chosen):
+            chosen.append((x, score, digit))
+    text = "".join(d for _, _, d in sorted(chosen))
+    return int(text) if text.isdigit() else None
+
+
+def _counter_digits(skin: Skin, scale: float) -> dict[str, np.ndarray]:
+    import cv2
+
+    key = ("counter", round(scale, 3))
+    digits = skin.cache.get(key)
+    if digits is None:
+        digits = {}
+        for digit, file in (skin.meta.get("counter") or {}).get("digits", {}).items():
+            image = cv2.imread(str(skin.folder / file), cv2.IMREAD_COLOR)
+            if image is None:
+                from bot.errors import SkinFormatError
+
+                raise SkinFormatError(f"{skin.folder / file}: missing or not an image")
+            if abs(scale - 1) > 1e-3:
+                size = (round(image.shape[1] * scale), round(image.shape[0] * scale))
+                image = cv2.resize(image, size, interpolation=cv2.INTER_LINEAR)
+            digits[str(digit)] = image
+        skin.cache[key] = digits
+    return digits
 
 
 def read_image(frame_bgr: np.ndarray, skins: list[Skin] | None = None) -> Reading:

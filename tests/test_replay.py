@@ -143,3 +143,21 @@ def test_mine_count_from_option_level_or_estimate(tmp_path, capsys):
     assert main(["replay", str(odd)]) in (0, 2)
     out = capsys.readouterr().out
     assert "ESTIMATED" in out and "14x" in out
+
+
+def test_mine_count_from_the_screen_counter_beats_the_level(capsys):
+    """xdemineur started with 13 mines on a 16x16 board: its counter says so (the level of
+    that size would say 40)."""
+    png = FIXTURES / "xdemineur" / "custom13-fresh.png"
+    assert main(["replay", str(png), "--json"]) == 0
+    report = json.loads(capsys.readouterr().out)
+    assert report["mines"] == 13 and "screen" in report["mines_source"]
+
+
+def test_counter_plus_flags_gives_the_total(capsys):
+    png = FIXTURES / "xdemineur" / "expert-mid.png"
+    board = read_board(str(png.with_suffix(".txt")))
+    assert board.known_mines() > 0  # the counter alone shows fewer than 99
+    assert main(["replay", str(png), "--json"]) == 0
+    report = json.loads(capsys.readouterr().out)
+    assert report["mines"] == 99 and "screen" in report["mines_source"]
