@@ -20,9 +20,16 @@ from collections.abc import Iterable, Sequence
 from itertools import combinations
 
 #: Search only when at most this many layouts fit the board.
-MAX_LAYOUTS = 60
+MAX_LAYOUTS = 500
 #: ... and at most this many covered cells are left.
-MAX_COVERED = 40
+MAX_COVERED = 60
+#: Give the search up (the caller falls back to its heuristic) past this many cell trials.
+MAX_TRIALS = 20_000
+
+
+class SearchTooLarge(Exception):
+    """The endgame search went past :data:`MAX_TRIALS`."""
+
 
 Layout = frozenset[int]
 
@@ -89,14 +96,18 @@ def win_chance(
     layouts: Sequence[Layout],
     covered: Iterable[int],
     around: dict[int, Sequence[int]],
+    max_trials: int = MAX_TRIALS,
 ) -> tuple[float, int]:
     """The best chance to win and the cell to open for it (layouts equally likely).
+
+    Raises :class:`SearchTooLarge` past ``max_trials`` cell trials.
 
     ``around[j]`` are the covered cells next to covered cell ``j`` (its number counts only
     those, the rest of its neighbours being revealed and mine-free).
     """
     cells = tuple(covered)
     memo: dict[frozenset[Layout], float] = {}
+    trials = 0
 
     def value(group: frozenset[Layout], unopened: tuple[int, ...]) -> tuple[float, int]:
         if len(group) == 1:
@@ -119,6 +130,10 @@ def win_chance(
                 return total, safe[0]
             unopened = rest
         best, best_cell = -1.0, -1
+        nonlocal trials
+        trials += len(unopened)
+        if trials > max_trials:
+            raise SearchTooLarge
         for j in unopened:
             alive: dict[int, list[Layout]] = {}
             for lay in group:

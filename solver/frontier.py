@@ -190,8 +190,9 @@ def analyse(
         suffix.append(_convolve(suffix[-1], weights))
     suffix.reverse()
     everything = prefix[-1]
-    tails = [tail(f) for f in range(mines_left + 1)] + [0]
-    total = sum(w * tails[f] for f, w in enumerate(everything) if f <= mines_left)
+    # Frontier mine counts never exceed len(everything) - 1: only those tails are needed.
+    tails = [tail(f) for f in range(len(everything))]
+    total = sum(w * t for w, t in zip(everything, tails, strict=True))
     if total == 0:
         raise ContradictionError("no mine layout fits the numbers and the mine count")
 
@@ -201,8 +202,7 @@ def analyse(
         others = _convolve(prefix[ci], suffix[ci + 1])
         # view[k]: ways for everything else when this component holds k mines
         view = [
-            sum(w * tails[k + j] for j, w in enumerate(others) if k + j <= mines_left)
-            for k in range(len(_weights))
+            sum(w * tails[k + j] for j, w in enumerate(others) if w) for k in range(len(_weights))
         ]
         for gcells, by_k in glist:
             num = sum(wm * view[k] for k, wm in enumerate(by_k))
@@ -278,6 +278,7 @@ def _count_component(
                     seen.add(h)
                     queue.append(h)
     sizes = [len(group_list[g][1]) for g in order]
+    binom = [[comb(s, m) for m in range(s + 1)] for s in sizes]
     cons = [group_list[g][0] for g in order]
     owed = {c: needs[c] for c in by_con}
     room = {c: sum(len(group_list[g][1]) for g in by_con[c]) for c in by_con}
@@ -316,7 +317,7 @@ def _count_component(
             for c in cons[i]:
                 owed[c] -= m
             assign[i] = m
-            rec(i + 1, k + m, weight * comb(s, m))
+            rec(i + 1, k + m, weight * binom[i][m])
             for c in cons[i]:
                 owed[c] += m
         assign[i] = 0

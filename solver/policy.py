@@ -85,6 +85,10 @@ def min_risk_guess(outlook: frontier.Outlook, rng: random.Random) -> int:
 LOOKAHEAD_FRONTIER = 8
 #: ... and this many cells away from the numbers (those with the fewest covered neighbours).
 LOOKAHEAD_INTERIOR = 2
+#: ... and this many cells away from the numbers but next to the frontier.
+LOOKAHEAD_TOUCHING = 4
+#: Extra value of a reveal that leaves safe cells to open (progress) over mere survival.
+PROGRESS_BONUS = 0.1
 #: Cells more likely to be mines than the safest one by more than this are not considered.
 LOOKAHEAD_MARGIN = 0.15
 
@@ -121,8 +125,17 @@ def best_guess(
     )
     candidates = [j for _p, _r, j in edge[:LOOKAHEAD_FRONTIER]]
     if outlook.interior and probability[outlook.interior[0]] <= low + LOOKAHEAD_MARGIN:
+        # Interior cells are equally likely mines; they differ in what they may reveal. Try
+        # those with the fewest covered neighbours (likeliest zeros) and those touching the
+        # frontier (their number may settle it).
         inner = sorted((covered_around(j), rng.random(), j) for j in outlook.interior)
         candidates += [j for _n, _r, j in inner[:LOOKAHEAD_INTERIOR]]
+        touching = [
+            item
+            for item in inner[LOOKAHEAD_INTERIOR:]
+            if any(k in outlook.frontier for k in nbrs[item[2]])
+        ]
+        candidates += [j for _n, _r, j in touching[:LOOKAHEAD_TOUCHING]]
     if len(candidates) == 1:
         return candidates[0]
     best, best_score = candidates[0], -1.0
@@ -155,7 +168,7 @@ def _next_move_safety(
         if after.solutions == 0:
             continue
         if after.safe:
-            safety = 1.0
+            safety = 1.0 + PROGRESS_BONUS
         elif after.probability:
             safety = 1.0 - min(after.probability.values())
         else:
@@ -188,11 +201,14 @@ def endgame_guess(
                 flagged = sum(cells[k] in "F*X" for k in nbrs[i])
                 constraints.append((around, ord(ch) - 48 - flagged))
     mines_left = mines - sum(ch in "F*X" for ch in cells)
-    layouts = endgame.list_layouts(covered, constraints, mines_left)
+    layouts = endgame.list_layouts(covered, constraints, mines_left, endgame.MAX_LAYOUTS)
     if not layouts:
         return None
     around_covered = {j: tuple(k for k in nbrs[j] if k in covered_set) for j in covered}
-    _chance, cell = endgame.win_chance(layouts, covered, around_covered)
+    try:
+        _chance, cell = endgame.win_chance(layouts, covered, around_covered)
+    except endgame.SearchTooLarge:
+        return None
     return cell if cell >= 0 else None
 
 

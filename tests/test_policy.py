@@ -173,3 +173,30 @@ def test_engine_agrees_with_the_reference_engine():
             assert out.probability[y * board.width + x] == pytest.approx(
                 float(ref.probability(x, y)), abs=1e-12
             )
+
+
+def test_endgame_lists_every_layout():
+    from solver.endgame import list_layouts
+
+    # Cells 0-3; one mine among {0, 1}, one among {1, 2}; two mines in total.
+    layouts = list_layouts([0, 1, 2, 3], [((0, 1), 1), ((1, 2), 1)], 2)
+    assert sorted(sorted(x) for x in layouts) == [[0, 2], [1, 3]]
+    assert list_layouts([0, 1, 2, 3], [], 2, limit=5) is None  # 6 layouts > 5
+
+
+def test_endgame_search_finds_the_informative_guess():
+    from solver.endgame import win_chance
+
+    # Three layouts, equally likely: {0}, {1}, {2}. Cell 3 is next to 0 and 1 only, cell 4 next
+    # to nothing. Opening 3 (safe in all) is free information, so the best chance is exactly
+    # that of the remaining choice: after 3 shows 0 the mine is at 2 (win); after 1 it is a
+    # 50/50 between 0 and 1. Total: 1/3 + 2/3 * 1/2 = 2/3.
+    layouts = [frozenset({0}), frozenset({1}), frozenset({2})]
+    around = {0: (1, 3), 1: (0, 3), 2: (), 3: (0, 1), 4: ()}
+    chance, _cell = win_chance(layouts, [0, 1, 2, 3, 4], around)
+    assert chance == pytest.approx(2 / 3)
+    # Without the free cell: opening 2 survives 2/3 but shows 0 either way (a 50/50 follows:
+    # 1/3 in all); opening 0 survives 2/3 and its number tells 1 from 2: 2/3.
+    chance, cell = win_chance(layouts, [0, 1, 2], {0: (1,), 1: (0,), 2: ()})
+    assert chance == pytest.approx(2 / 3)
+    assert cell in (0, 1)
