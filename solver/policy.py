@@ -106,8 +106,15 @@ def best_guess(
     For each candidate cell ``c`` and each number ``v`` it could show, the position with
     ``c = v`` is counted exactly: its solution count gives ``P(v | c safe)``, and its analysis
     tells whether it has a safe cell (progress) or else how safe its best guess is. The chosen
-    cell maximises the chance to survive this guess and the next one:
-    ``(1 - p(c)) * sum_v P(v | c safe) * (1 if progress else 1 - min p after v)``.
+    cell maximises the chance to survive this guess and the next one, with a small premium for
+    progress: ``(1 - p(c)) * sum_v P(v | c safe) * s(v)``, where ``s(v)`` is
+    ``1 + PROGRESS_BONUS`` if the position after ``v`` has a safe cell, else
+    ``1 - min p after v``.
+
+    Candidates: the frontier cells least likely to be mines, and, when cells away from the
+    numbers are about as safe, the ones with the fewest covered neighbours (likeliest zeros) and
+    some touching the frontier. Certain safe cells never reach here (see :func:`plan`); small
+    endgames are searched exactly instead (:func:`endgame_guess`).
     """
     from solver.game import neighbour_table
 

@@ -179,3 +179,10 @@ def test_mines_are_spread_uniformly():
     assert hits[0] == 0
     expected = n * 10 / 80
     assert all(abs(h - expected) < 5 * (expected**0.5) for h in hits[1:])
+
+
+def test_cells_is_the_flat_view():
+    game = Game.from_layout("*..\n...")
+    game.open(2, 1)
+    assert game.cells == tuple(".10.10")
+    assert "".join(game.cells) == "".join(game.board.rows)
