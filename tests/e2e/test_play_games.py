@@ -178,10 +178,14 @@ def test_pointer_thrown_into_the_corner_stops_the_bot(launch, capture, mouse, vi
 
     skin = skin_or_skip("xdemineur")
     with launch("xdemineur", 30, 16, 99) as game:
+        stop = threading.Event()
 
         def grab_the_mouse():
+            # A person throws the pointer into the corner, again and again until the bot stops.
             time.sleep(0.4)
-            subprocess.run(["xdotool", "mousemove", "0", "0"], env=virtual_display.env, check=True)
+            while not stop.is_set():
+                subprocess.run(["xdotool", "mousemove", "0", "0"], env=virtual_display.env)
+                time.sleep(0.1)
 
         person = threading.Thread(target=grab_the_mouse)
         person.start()
@@ -189,6 +193,7 @@ def test_pointer_thrown_into_the_corner_stops_the_bot(launch, capture, mouse, vi
             with pytest.raises(MouseError, match="failsafe|someone is using the mouse"):
                 play(game, capture, mouse, skin, 99, 50)
         finally:
+            stop.set()
             person.join()
             # put the pointer back where the next test can start (a corner would stop it)
             subprocess.run(["xdotool", "mousemove", "640", "512"], env=virtual_display.env)
