@@ -65,12 +65,13 @@ def template_bank(skin: Skin, sx: float = 1.0, sy: float = 1.0) -> TemplateBank:
         import cv2
 
         i = skin.inset
-        h, w = skin.pitch_y - 2 * i, skin.pitch_x - 2 * i
+        step = sample_step(skin)
+        h, w = len(range(0, skin.pitch_y - 2 * i, step)), len(range(0, skin.pitch_x - 2 * i, step))
         exact = abs(sx - 1) < 1e-3 and abs(sy - 1) < 1e-3
         by_class: dict[str, list[tuple[np.ndarray, np.ndarray]]] = {}
         for cls, image in skin.variants:
             if exact:
-                inner = image[i : skin.pitch_y - i, i : skin.pitch_x - i]
+                inner = image[i : skin.pitch_y - i : step, i : skin.pitch_x - i : step]
                 tol = np.full(inner.shape, skin.tolerance, np.uint8)
             else:
                 # Smoothing moves edge pixels by up to the local contrast: tolerate that much
@@ -105,6 +106,12 @@ def template_bank(skin: Skin, sx: float = 1.0, sy: float = 1.0) -> TemplateBank:
     return bank
 
 
+def sample_step(skin: Skin) -> int:
+    """skin.json ``match.sample_step``: compare every n-th pixel of a cell each way (big cells
+    need not be compared pixel by pixel; default 1)."""
+    return max(1, int(skin.meta.get("match", {}).get("sample_step", 1)))
+
+
 def _ignores_ring(skin: Skin) -> bool:
     """skin.json ``match.scaled_edges``: ``"neighbour"`` when a cell's outer pixels depend on
     its neighbours (not counted once stretched), else ``"tiled"`` (default)."""
@@ -125,9 +132,12 @@ def _stretched_sample(image: np.ndarray, skin: Skin, sx: float, sy: float) -> np
         size = (max(6, round(3 * skin.pitch_x * sx)), max(6, round(3 * skin.pitch_y * sy)))
         big = cv2.resize(np.tile(image, (3, 3, 1)), size, interpolation=interp)
         ox, oy = skin.pitch_x * sx, skin.pitch_y * sy  # where the middle copy starts
-    w, h = skin.pitch_x - 2 * skin.inset, skin.pitch_y - 2 * skin.inset
-    jx = ox + (skin.inset + np.arange(w) + 0.5) * sx - 0.5
-    jy = oy + (skin.inset + np.arange(h) + 0.5) * sy - 0.5
+    step = sample_step(skin)
+    cols = np.arange(0, skin.pitch_x - 2 * skin.inset, step)
+    rows = np.arange(0, skin.pitch_y - 2 * skin.inset, step)
+    w, h = cols.size, rows.size
+    jx = ox + (skin.inset + cols + 0.5) * sx - 0.5
+    jy = oy + (skin.inset + rows + 0.5) * sy - 0.5
     map_x = np.broadcast_to(jx[None, :], (h, w)).astype(np.float32)
     map_y = np.broadcast_to(jy[:, None], (h, w)).astype(np.float32)
     return cv2.remap(big, map_x, map_y, cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
@@ -171,15 +181,20 @@ def sample_cells(frame_bgr: np.ndarray, grid: Grid, skin: Skin) -> np.ndarray:
     if fast is not None:
         # Scale 1 on a whole-pixel lattice: the cells are a reshape of one crop, no resampling.
         i = skin.inset
-        cells = fast[:, i : i + bank.h, :, i : i + bank.w].transpose(0, 2, 1, 3, 4)
+        k = sample_step(skin)
+        cells = fast[:, i : skin.pitch_y - i : k, :, i : skin.pitch_x - i : k]
+        cells = cells.transpose(0, 2, 1, 3, 4)
         return cells.reshape(grid.rows * grid.cols, -1)
     key = ("maps", grid, round(sx, 6), round(sy, 6))
     maps = skin.cache.get(key)
     if maps is None:  # the same grid is read frame after frame: build its maps once
         lefts = np.array([grid.col_left(x) for x in range(grid.cols)])
         tops = np.array([grid.row_top(y) for y in range(grid.rows)])
-        xs = (lefts[:, None] + ((skin.inset + np.arange(bank.w) + 0.5) * sx - 0.5)).reshape(-1)
-        ys = (tops[:, None] + ((skin.inset + np.arange(bank.h) + 0.5) * sy - 0.5)).reshape(-1)
+        k = sample_step(skin)
+        jx = (skin.inset + np.arange(bank.w) * k + 0.5) * sx - 0.5
+        jy = (skin.inset + np.arange(bank.h) * k + 0.5) * sy - 0.5
+        xs = (lefts[:, None] + jx[None, :]).reshape(-1)
+        ys = (tops[:, None] + jy[None, :]).reshape(-1)
         shape = (ys.size, xs.size)
         maps = cv2.convertMaps(
             np.ascontiguousarray(np.broadcast_to(xs[None, :].astype(np.float32), shape)),

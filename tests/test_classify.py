@@ -152,3 +152,25 @@ def test_reading_a_frame_with_a_known_grid_is_fast():
         read_frame(frame, located)
     per_frame = (time.perf_counter() - start) / 10
     assert per_frame < 0.05  # target 5 ms; generous here for loaded CI machines
+
+
+def test_sample_step_compares_every_other_pixel(tmp_path):
+    """``match.sample_step`` (for big cells) still reads a board exactly."""
+    import json
+    import shutil
+
+    from bot.skins import load_skin
+
+    folder = tmp_path / "stepped"
+    shutil.copytree(FIXTURES.parent.parent / "templates" / "xdemineur", folder)
+    meta = json.loads((folder / "skin.json").read_text())
+    meta["name"] = "stepped"
+    meta["match"]["sample_step"] = 2
+    (folder / "skin.json").write_text(json.dumps(meta))
+    skin = load_skin(folder)
+    for png in sorted((FIXTURES / "xdemineur").glob("expert-*.png")):
+        frame = cv2.imread(str(png))
+        for scale in (1.0, 1.5):
+            shot = cv2.resize(frame, None, fx=scale, fy=scale) if scale != 1 else frame
+            reading = read_frame(shot, locate_board(shot, [skin]))
+            assert reading.board == read_board(str(png.with_suffix(".txt"))), (png.name, scale)
