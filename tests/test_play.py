@@ -524,7 +524,7 @@ def test_restart_without_instructions_is_a_clear_error():
 
 
 def test_audit_checks_every_acted_board_against_the_mines_shown_after_a_loss():
-    from bot.play import audit_boards
+    from bot.gamelog import audit_boards
 
     game = Game(9, 9, 10, rules="opening", seed=11)
     game.open(4, 4)

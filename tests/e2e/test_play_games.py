@@ -220,7 +220,7 @@ def test_hint_clicks_nothing_and_writes_the_overlay(launch, capture, virtual_dis
 
 
 def test_play_command_finds_the_window_and_logs_replayable_games(launch, virtual_display, tmp_path):
-    from bot.play import audit_game_log
+    from bot.gamelog import audit_game_log
 
     skin_or_skip("xdemineur")
     with launch("xdemineur", 30, 16, 99):
