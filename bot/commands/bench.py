@@ -19,7 +19,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         help="play simulated games and report the win rate",
         description=(
             "Play seeded simulated games with a strategy and report games, wins, win rate with "
-            "its Wilson 95%% interval, CPU seconds and guesses per game."
+            "its Wilson 95% interval, CPU seconds and guesses per game."
         ),
     )
     size = parser.add_argument_group("board (a level, or all three of width, height, mines)")
