@@ -27,6 +27,7 @@ True
 from __future__ import annotations
 
 from collections.abc import Iterator
+from functools import lru_cache
 
 from solver.errors import BoardFormatError
 
@@ -92,12 +93,34 @@ class Board:
             raise BoardFormatError(f"a board needs at least one cell, got {width}x{height}")
         return cls("\n".join(COVERED * width for _ in range(height)))
 
-    def _check_numbers(self) -> None:
-        for (x, y), ch in self.items():
-            if ch in NUMBERS and int(ch) > len(self.neighbours(x, y)):
+    @classmethod
+    def from_cells(cls, cells: list[str] | tuple[str, ...], width: int, height: int) -> Board:
+        """A board from its cells row by row (index ``y * width + x``), as simulators keep them.
+
+        >>> print(Board.from_cells(list("1..F"), 2, 2))
+        1.
+        .F
+        """
+        if width < 1 or height < 1 or len(cells) != width * height:
+            raise BoardFormatError(f"{len(cells)} cells do not make a {width}x{height} board")
+        present = set(cells)
+        if present - CELL_CHARS:
+            raise BoardFormatError(f"unknown characters {sorted(present - CELL_CHARS)}")
+        board = cls.__new__(cls)
+        board.width, board.height, board._cells = width, height, list(cells)
+        board._check_numbers(present)
+        return board
+
+    def _check_numbers(self, present: set[str] | None = None) -> None:
+        present = set(self._cells) if present is None else present
+        if self.width >= 2 and self.height >= 2 and not present & set("45678"):
+            return  # every cell has at least 3 neighbours: numbers up to 3 always fit
+        table = neighbour_table(self.width, self.height)
+        for i, ch in enumerate(self._cells):
+            if ch in NUMBERS and int(ch) > len(table[i]):
                 raise BoardFormatError(
-                    f"number {ch} at x={x}, y={y} is larger than its "
-                    f"{len(self.neighbours(x, y))} neighbours"
+                    f"number {ch} at x={i % self.width}, y={i // self.width} is larger than "
+                    f"its {len(table[i])} neighbours"
                 )
 
     # -- access -------------------------------------------------------------------------------
@@ -185,6 +208,27 @@ class Board:
         return [
             (pos, a, b) for (pos, a), b in zip(self.items(), other._cells, strict=True) if a != b
         ]
+
+
+@lru_cache(maxsize=16)
+def neighbour_table(width: int, height: int) -> tuple[tuple[int, ...], ...]:
+    """Flat indices (``y * width + x``) of each cell's up to 8 neighbours, cell by cell.
+
+    A pure function of the size, cached: the solver and the simulator look neighbours up in it.
+
+    >>> neighbour_table(2, 2)[0]
+    (1, 2, 3)
+    """
+    return tuple(
+        tuple(
+            ny * width + nx
+            for ny in range(max(0, y - 1), min(height, y + 2))
+            for nx in range(max(0, x - 1), min(width, x + 2))
+            if (nx, ny) != (x, y)
+        )
+        for y in range(height)
+        for x in range(width)
+    )
 
 
 def read_board(path: str) -> Board:

@@ -17,9 +17,19 @@ cells touching no number are the ``outside``: only the total mine count speaks o
 from __future__ import annotations
 
 from dataclasses import dataclass
-from functools import lru_cache
 
-from solver.board import COVERED_CHARS, MINE_CHARS, NUMBERS, Board, Position
+import numpy as np
+
+from solver.board import (
+    COVERED,
+    EXPLODED,
+    FLAG,
+    MINE,
+    QUESTION,
+    Board,
+    Position,
+    neighbour_table,
+)
 from solver.errors import ContradictionError
 
 
@@ -68,23 +78,6 @@ class Constraints:
     forced_safe: tuple[Position, ...] = ()
 
 
-@lru_cache(maxsize=16)
-def _neighbour_table(width: int, height: int) -> tuple[tuple[int, ...], ...]:
-    """Flat indices of each cell's neighbours (cached per board size: a pure function)."""
-    table = []
-    for y in range(height):
-        for x in range(width):
-            table.append(
-                tuple(
-                    ny * width + nx
-                    for ny in range(max(0, y - 1), min(height, y + 2))
-                    for nx in range(max(0, x - 1), min(width, x + 2))
-                    if (nx, ny) != (x, y)
-                )
-            )
-    return tuple(table)
-
-
 def board_constraints(board: Board, mines: int) -> Constraints:
     """Constraints, groups and components of ``board`` with ``mines`` mines in total.
 
@@ -94,28 +87,31 @@ def board_constraints(board: Board, mines: int) -> Constraints:
     """
     width, height = board.width, board.height
     cells = board.flat()
-    table = _neighbour_table(width, height)
-    is_covered = [ch in COVERED_CHARS for ch in cells]
-    is_mine = [ch in MINE_CHARS for ch in cells]
-    known = sum(is_mine)
+    table = neighbour_table(width, height)
+    codes = np.frombuffer("".join(cells).encode("ascii"), dtype=np.uint8).reshape(height, width)
+    is_covered = (codes == ord(COVERED)) | (codes == ord(QUESTION))
+    is_mine = (codes == ord(FLAG)) | (codes == ord(MINE)) | (codes == ord(EXPLODED))
+    known = int(is_mine.sum())
     if known > mines:
         raise ContradictionError(
             f"{known} flags and shown mines on the board, but only {mines} mines in total"
         )
+    # Only numbers with covered neighbours, or whose mines around do not add up, need a look:
+    # count both around every cell at once.
+    is_number = (codes >= ord("0")) & (codes <= ord("8"))
+    owed = np.where(is_number, codes.astype(np.int16) - ord("0"), 0) - _around(is_mine)
+    worth = is_number & ((_around(is_covered) > 0) | (owed != 0))
+    covered_flat = is_covered.ravel().tolist()
     equations: list[tuple[Position, int, set[int]]] = []
-    for i, ch in enumerate(cells):
-        if ch not in NUMBERS:
-            continue
-        around = table[i]
-        covered = [j for j in around if is_covered[j]]
-        flagged = sum(map(is_mine.__getitem__, around))
-        value = int(ch) - flagged
-        if not covered and value == 0:
-            continue  # the common case: a number with nothing left to say
+    for i in np.flatnonzero(worth.ravel()).tolist():
+        ch = cells[i]
+        covered = [j for j in table[i] if covered_flat[j]]
+        value = int(owed.flat[i])
         pos = (i % width, i // width)
         if value < 0:
             raise ContradictionError(
-                f"the {ch} at x={pos[0]}, y={pos[1]} has {flagged} flags or mines around it",
+                f"the {ch} at x={pos[0]}, y={pos[1]} has {int(ch) - value} flags or mines "
+                "around it",
                 (pos,),
             )
         if value > len(covered):
@@ -124,9 +120,13 @@ def board_constraints(board: Board, mines: int) -> Constraints:
                 f"{len(covered)} covered neighbours",
                 (pos,),
             )
-        if covered:
-            equations.append((pos, value, set(covered)))
+        equations.append((pos, value, set(covered)))
     forced = _propagate(equations)
+    settled_mines = sum(forced.values())
+    if known + settled_mines > mines:
+        raise ContradictionError(
+            f"the numbers need {known + settled_mines} mines where the game has only {mines}"
+        )
 
     constraints: list[Constraint] = []
     touched: dict[int, list[int]] = {}
@@ -154,9 +154,7 @@ def board_constraints(board: Board, mines: int) -> Constraints:
     by_key: dict[tuple[int, ...], list[Position]] = {}
     outside: list[Position] = []
     covered_all: list[Position] = []
-    for i, covered_cell in enumerate(is_covered):
-        if not covered_cell:
-            continue
+    for i in np.flatnonzero(is_covered.ravel()).tolist():
         pos = (i % width, i // width)
         covered_all.append(pos)
         if i in forced:
@@ -175,9 +173,21 @@ def board_constraints(board: Board, mines: int) -> Constraints:
         components=_components(len(constraints), groups),
         outside=tuple(outside),
         covered=tuple(covered_all),
-        mines_left=mines - known - sum(forced.values()),
+        mines_left=mines - known - settled_mines,
         forced_mines=tuple((j % width, j // width) for j, mine in forced.items() if mine),
         forced_safe=tuple((j % width, j // width) for j, mine in forced.items() if not mine),
+    )
+
+
+def _around(mask: np.ndarray) -> np.ndarray:
+    """How many of each cell's 8 neighbours are set in ``mask``."""
+    padded = np.pad(mask.astype(np.int16), 1)
+    h, w = mask.shape
+    return sum(
+        padded[1 + dy : 1 + dy + h, 1 + dx : 1 + dx + w]
+        for dy in (-1, 0, 1)
+        for dx in (-1, 0, 1)
+        if dy or dx
     )
 
 

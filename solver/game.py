@@ -27,9 +27,8 @@ from __future__ import annotations
 
 import random
 from dataclasses import dataclass
-from functools import lru_cache
 
-from solver.board import COVERED, EXPLODED, FLAG, MINE, WRONG_FLAG, Board
+from solver.board import COVERED, EXPLODED, FLAG, MINE, WRONG_FLAG, Board, neighbour_table
 from solver.errors import MinebotError
 
 Position = tuple[int, int]
@@ -89,29 +88,6 @@ def first_click_position(spec: str, width: int, height: int, rng: random.Random)
     if not (0 <= x < width and 0 <= y < height):
         raise GameError(f"first click x={x}, y={y} is outside the {width}x{height} board")
     return (x, y)
-
-
-@lru_cache(maxsize=32)
-def neighbour_table(width: int, height: int) -> tuple[tuple[int, ...], ...]:
-    """For each flat index ``y * width + x``, the flat indices of its neighbours.
-
-    Cached per size, since every game of a benchmark has the same size.
-
-    >>> neighbour_table(3, 2)[0]
-    (1, 3, 4)
-    """
-    table = []
-    for y in range(height):
-        for x in range(width):
-            table.append(
-                tuple(
-                    ny * width + nx
-                    for ny in range(max(0, y - 1), min(height, y + 2))
-                    for nx in range(max(0, x - 1), min(width, x + 2))
-                    if (nx, ny) != (x, y)
-                )
-            )
-    return tuple(table)
 
 
 class Game:

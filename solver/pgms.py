@@ -48,7 +48,7 @@ Equation = tuple[frozenset[int], int]
 
 
 def _neighbours(width: int, height: int) -> tuple[tuple[int, ...], ...]:
-    from solver.game import neighbour_table
+    from solver.board import neighbour_table
 
     return neighbour_table(width, height)
 

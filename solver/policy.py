@@ -116,7 +116,7 @@ def best_guess(
     some touching the frontier. Certain safe cells never reach here (see :func:`plan`); small
     endgames are searched exactly instead (:func:`endgame_guess`).
     """
-    from solver.game import neighbour_table
+    from solver.board import neighbour_table
 
     nbrs = neighbour_table(width, height)
     probability = outlook.probability
@@ -157,7 +157,7 @@ def _next_move_safety(
     cells: list[str], width: int, height: int, mines: int, j: int, outlook: frontier.Outlook
 ) -> float:
     """Chance to survive the move after opening ``j``, given ``j`` is safe."""
-    from solver.game import neighbour_table
+    from solver.board import neighbour_table
 
     around = neighbour_table(width, height)[j]
     known = sum(cells[k] in "F*X" or k in outlook.mines for k in around)
@@ -196,7 +196,7 @@ def endgame_guess(
     covered = [j for j, ch in enumerate(cells) if ch in ".?"]
     if len(covered) > endgame.MAX_COVERED:
         return None
-    from solver.game import neighbour_table
+    from solver.board import neighbour_table
 
     nbrs = neighbour_table(width, height)
     covered_set = set(covered)

@@ -59,6 +59,10 @@ class Analysis:
     mines_certain: tuple[Position, ...]
     approximate: tuple[Position, ...]
     _probabilities: dict[Position, Fraction] = field(repr=False, compare=False)
+    #: The same, pooled: cells that share one probability (a group, the outside, settled cells).
+    pools: tuple[tuple[tuple[Position, ...], Fraction], ...] = field(
+        default=(), repr=False, compare=False
+    )
 
     def probability(self, x: int, y: int) -> Fraction | None:
         """Exact probability that covered cell ``(x, y)`` is a mine; None if not covered."""
@@ -86,7 +90,11 @@ def mine_probabilities(board: Board, mines: int) -> Analysis:
     """
     if mines < 0:
         raise ContradictionError(f"the mine count must not be negative, got {mines}")
-    cons = board_constraints(board, mines)
+    return count_constraints(board_constraints(board, mines), mines)
+
+
+def count_constraints(cons: Constraints, mines: int) -> Analysis:
+    """The analysis of a board already turned into constraints (``mines`` in total)."""
     counts = [_count_component(cons, comp) for comp in cons.components]
     return _combine(cons, mines, counts)
 
@@ -331,11 +339,13 @@ def _combine(cons: Constraints, mines: int, counts: list[_ComponentCount]) -> An
         )
 
     probs: dict[Position, Fraction] = {}
+    pools: list[tuple[tuple[Position, ...], Fraction]] = []
     safe: list[Position] = []
     certain: list[Position] = []
     approximate: list[Position] = []
 
     def settle(cells: tuple[Position, ...], p: Fraction) -> None:
+        pools.append((cells, p))
         for cell in cells:
             probs[cell] = p
         if p == 0:
@@ -377,6 +387,7 @@ def _combine(cons: Constraints, mines: int, counts: list[_ComponentCount]) -> An
         mines_certain=tuple(certain),
         approximate=tuple(approximate),
         _probabilities=probs,
+        pools=tuple(pools),
     )
 
 

@@ -84,7 +84,10 @@ def test_overlay_tints_covered_cells_and_marks_the_move(tmp_path, capsys):
     assert overlay.shape == original.shape
     grid = report["grid"]
     board = read_board(str(png.with_suffix(".txt")))
+    mx, my = report["move"]["x"], report["move"]["y"]
     for (x, y), ch in board.items():
+        if my - 1 <= y <= my + 1 and mx - 1 <= x <= mx + 8:
+            continue  # the move's frame and its label, written above it to the right
         cx = int(grid["left"] + (x + 0.5) * grid["pitch_x"])
         cy = int(grid["top"] + (y + 0.5) * grid["pitch_y"])
         changed = not np.array_equal(original[cy - 1, cx - 1], overlay[cy - 1, cx - 1])
