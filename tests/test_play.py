@@ -17,6 +17,7 @@ import pytest
 
 from bot.capture import Frame, Region
 from bot.errors import MouseError, PlayError, WindowError
+from bot.locate import Grid
 from bot.mouse import Mouse, MouseMapping
 from bot.play import (
     ClickLedger,
@@ -42,32 +43,6 @@ class FakeNotFound(MinebotError):
 
 class FakeLowConfidence(MinebotError):
     pass
-
-
-@dataclass(frozen=True)
-class Grid:
-    left: float
-    top: float
-    pitch_x: float
-    pitch_y: float
-    cols: int
-    rows: int
-
-    def cell_rect(self, x, y):
-        return (
-            self.left + x * self.pitch_x,
-            self.top + y * self.pitch_y,
-            self.pitch_x,
-            self.pitch_y,
-        )
-
-    def cell_center(self, x, y):
-        return (self.left + (x + 0.5) * self.pitch_x, self.top + (y + 0.5) * self.pitch_y)
-
-    @property
-    def bounds(self):
-        return (self.left, self.top, self.left + self.cols * self.pitch_x,
-                self.top + self.rows * self.pitch_y)  # fmt: skip
 
 
 @dataclass(frozen=True)

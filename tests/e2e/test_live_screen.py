@@ -16,31 +16,10 @@ import pytest
 
 from bot.capture import Region
 from bot.errors import WindowError
+from bot.locate import Grid
 from bot.mouse import BoardMouse, measure_mapping
 from bot.play import Player, Timing
 from bot.window import WindowWatch, X11Windows
-
-
-@dataclass(frozen=True)
-class Grid:
-    left: float
-    top: float
-    pitch_x: float
-    pitch_y: float
-    cols: int
-    rows: int
-
-    def cell_rect(self, x, y):
-        return (self.left + x * self.pitch_x, self.top + y * self.pitch_y, self.pitch_x,
-                self.pitch_y)  # fmt: skip
-
-    def cell_center(self, x, y):
-        return (self.left + (x + 0.5) * self.pitch_x, self.top + (y + 0.5) * self.pitch_y)
-
-    @property
-    def bounds(self):
-        return (self.left, self.top, self.left + self.cols * self.pitch_x,
-                self.top + self.rows * self.pitch_y)  # fmt: skip
 
 
 @dataclass(frozen=True)
