@@ -263,20 +263,22 @@ def _unpack(packed: int, bits: int, length: int) -> list[int]:
 def _approximate_component(cons: Constraints, comp: Component) -> _ComponentCount:
     """Per-group probabilities by iterative proportional fitting of the numbers.
 
-    Used only when exact counting would need more than MAX_STATES frontier states. The mine count
-    of the component is taken as its expected value, rounded.
+    Used only when exact counting would cost more than MAX_WORK. The mine count of the component
+    is taken as its expected value, rounded.
     """
     groups = cons.groups
     density = 0.5
     p = {g: density for g in comp.groups}
+    members_of: dict[int, list[int]] = {c: [] for c in comp.constraints}
+    for g in comp.groups:
+        for c in groups[g].constraints:
+            members_of[c].append(g)
     for _ in range(50):
-        for c in comp.constraints:
-            constraint = cons.constraints[c]
-            members = [g for g in comp.groups if c in groups[g].constraints]
+        for c, members in members_of.items():
             expected = sum(p[g] * groups[g].size for g in members)
             if expected <= 0:
                 continue
-            scale = constraint.value / expected
+            scale = cons.constraints[c].value / expected
             for g in members:
                 p[g] = min(1.0, max(0.0, p[g] * scale))
     mines = round(sum(p[g] * groups[g].size for g in comp.groups))
