@@ -50,8 +50,9 @@ class Reading:
 
     ``confidence`` and ``margin`` are ``[rows, cols]`` arrays (see :mod:`bot.classify`);
     ``min_confidence`` is the lowest cell confidence; ``state`` is ``'playing'``, ``'won'`` or
-    ``'lost'``; ``mines`` the total mine count when known (from the skin's level of this size),
-    else None, with ``mines_source`` saying where it came from.
+    ``'lost'``; ``mines`` the total mine count when known, else None, with ``mines_source``
+    saying where it came from: ``'screen'`` (the game's counter or status line, see
+    :func:`read_counter`) or ``'level'`` (the skin's only level of this size).
     """
 
     located: Located
@@ -85,11 +86,13 @@ def read_frame(frame_bgr: np.ndarray, located: Located) -> Reading:
         raise _low_confidence(scores, doubtful, skin)
     board = Board("\n".join("".join(row) for row in scores.chars))
     mines, source = None, None
-    left = read_counter(frame_bgr, located)
-    if left is not None:
-        # The counter shows mines minus flags (a wrong flag still counts as a flag).
+    shown = read_counter(frame_bgr, located)
+    if shown is not None:
+        kind, number = shown
         text = str(board)
-        mines, source = left + text.count("F") + text.count("W"), "screen"
+        # A mines-left counter shows mines minus flags (a wrong flag still counts as a flag).
+        extra = text.count("F") + text.count("W") if kind == "left" else 0
+        mines, source = number + extra, "screen"
     else:
         mines = skin.level_mines(grid.cols, grid.rows)
         source = None if mines is None else "level"
@@ -105,62 +108,208 @@ def read_frame(frame_bgr: np.ndarray, located: Located) -> Reading:
     )
 
 
-def read_counter(frame_bgr: np.ndarray, located: Located) -> int | None:
-    """The game's mines-left counter, where the skin describes one (``skin.json`` "counter":
-    ``box`` [x0, y0, x1, y1] px at 100 % from the board's top-left corner, ``digits`` images);
-    None when there is none or it does not read cleanly (then the caller falls back)."""
+#: Largest masked squared difference, as a share of a glyph's own contrast, that still reads as
+#: that glyph (text drawn by the game is pixel-identical from frame to frame: a true match is
+#: near 0, another glyph far above).
+GLYPH_MAX_SCORE = 0.06
+#: How much worse than the winner another glyph at the same place may be before the place is
+#: ambiguous (then the counter is not read at all).
+GLYPH_MIN_MARGIN = 0.04
+#: Per-channel difference from the box's background colour that counts as ink.
+INK_LEVEL = 48
+
+
+@dataclass(frozen=True)
+class Glyph:
+    """One character image of a game's counter or status line: grey ``image``, ``mask`` (1 where
+    the pixel belongs to the glyph: its ink and a fringe of background, from the PNG's alpha) and
+    ``energy``, its masked contrast against its background (what a score is a share of)."""
+
+    char: str
+    image: np.ndarray
+    mask: np.ndarray | None  # None: every pixel of the rectangle counts
+    energy: float
+
+
+def read_counter(frame_bgr: np.ndarray, located: Located) -> tuple[str, int] | None:
+    """The mine count the game shows where the skin describes it (``skin.json`` "counter"):
+    ``("total", M)`` for a status line such as "Marked: 3 / 17", ``("left", n)`` for a
+    mines-left counter. None when the skin has no counter, or when the text does not read
+    cleanly and match the skin's ``reads`` pattern: then the caller falls back, never guesses.
+
+    The text is read from glyph images cut from the real game (``glyphs``), matched with
+    OpenCV inside ``box``; ink no glyph explains reads as ``?``, a blank run of ``space_px`` or
+    more as a space. See templates/README.md for the keys.
+    """
+    import re
+
+    spec = located.skin.meta.get("counter") or {}
+    if not spec.get("box") or not spec.get("glyphs") or not spec.get("reads"):
+        return None
+    text = counter_text(frame_bgr, located)
+    if text is None:
+        return None
+    found = re.search(spec["reads"], text)
+    if found is None:
+        return None
+    groups = {k: v for k, v in found.groupdict().items() if v is not None}
+    for kind in ("total", "left"):
+        if kind in groups:
+            return kind, int(groups[kind])
+    return None
+
+
+def counter_box(located: Located, shape: tuple[int, ...]) -> tuple[int, int, int, int] | None:
+    """``(x0, y0, x1, y1)`` frame pixels of the skin's counter box, None unless it lies wholly
+    inside the frame: each
+    corner ``box`` px (at 100 %, times the scale unless ``follows_cells`` is false) from the
+    point ``from`` (fractions of the board: [0, 0, 0, 0] is its top-left corner for both)."""
+    spec = located.skin.meta.get("counter") or {}
+    if not spec.get("box"):
+        return None
+    scale = _counter_scale(located)
+    left, top, right, bottom = located.grid.bounds
+    fx0, fy0, fx1, fy1 = spec.get("from", (0, 0, 0, 0))
+    bx0, by0, bx1, by1 = spec["box"]
+    x0 = round(left + fx0 * (right - left) + bx0 * scale)
+    y0 = round(top + fy0 * (bottom - top) + by0 * scale)
+    x1 = round(left + fx1 * (right - left) + bx1 * scale)
+    y1 = round(top + fy1 * (bottom - top) + by1 * scale)
+    if x0 < 0 or y0 < 0 or x1 > shape[1] or y1 > shape[0] or x1 <= x0 or y1 <= y0:
+        return None  # part of the counter is off the picture: a cut-off digit would misread
+    return x0, y0, x1, y1
+
+
+def counter_text(frame_bgr: np.ndarray, located: Located) -> str | None:
+    """The text in the skin's counter box as its glyphs read it (``?`` for ink no glyph
+    explains), or None when no glyph matches or two glyphs claim the same place."""
     import cv2
 
-    skin, grid = located.skin, located.grid
-    spec = skin.meta.get("counter") or {}
-    digits = _counter_digits(skin, located.scale)
-    if not spec.get("box") or not digits:
+    bounds = counter_box(located, frame_bgr.shape)
+    glyphs = _counter_glyphs(located.skin, _counter_scale(located))
+    if bounds is None or not glyphs:
         return None
-    x0, y0, x1, y1 = (v * located.scale for v in spec["box"])
-    left, top = grid.col_left(0), grid.row_top(0)
-    box = frame_bgr[
-        max(0, round(top + y0)) : max(0, round(top + y1)),
-        max(0, round(left + x0)) : max(0, round(left + x1)),
-        :3,
-    ]
-    found: list[tuple[int, float, str]] = []
-    for digit, image in digits.items():
-        h, w = image.shape[:2]
+    x0, y0, x1, y1 = bounds
+    box = np.ascontiguousarray(frame_bgr[y0:y1, x0:x1, :3])
+    # The same pixels as last time read the same (a game's counter rarely changes).
+    key = ("counter-text", bounds, hash(box.tobytes()))
+    cached = located.skin.cache.get("counter-last")
+    if cached is not None and cached[0] == key:
+        return cached[1]
+    spec = located.skin.meta["counter"]
+    scale = _counter_scale(located)
+    box_f = cv2.cvtColor(box, cv2.COLOR_BGR2GRAY).astype(np.float32)  # shapes, not colours
+    found: list[tuple[float, int, int, Glyph]] = []  # (score, x, y, glyph)
+    for glyph in glyphs:
+        h, w = glyph.image.shape[:2]
         if box.shape[0] < h or box.shape[1] < w:
-            return None
-        result = cv2.matchTemplate(np.ascontiguousarray(box), image, cv2.TM_SQDIFF_NORMED)
-        for x in np.nonzero(result.min(axis=0) < 0.05)[0]:
-            found.append((int(x), float(result[:, x].min()), digit))
-    if not found:
-        return None
-    width = next(iter(digits.values())).shape[1]
-    chosen: list[tuple[int, float, str]] = []
-    for x, score, digit in sorted(found, key=lambda f: f[1]):
-        if all(abs(x - cx) >= width * 0.6 for cx, _, _ in chosen):
-            chosen.append((x, score, digit))
-    text = "".join(d for _, _, d in sorted(chosen))
-    return int(text) if text.isdigit() else None
+            continue
+        if glyph.mask is None:  # a whole-rectangle glyph: OpenCV's fast unmasked path
+            scores = cv2.matchTemplate(box_f, glyph.image, cv2.TM_SQDIFF)
+        else:
+            scores = cv2.matchTemplate(box_f, glyph.image, cv2.TM_SQDIFF, mask=glyph.mask)
+        scores = scores / glyph.energy
+        ys, xs = np.nonzero(scores < GLYPH_MAX_SCORE + GLYPH_MIN_MARGIN)
+        found += [(float(scores[y, x]), int(x), int(y), glyph) for y, x in zip(ys, xs, strict=True)]
+    overlap = float(spec.get("overlap_px", 0)) * scale
+    chosen: list[tuple[float, int, int, Glyph]] = []
+    for score, x, y, glyph in sorted(found, key=lambda f: f[0]):
+        w = glyph.image.shape[1]
+        rival = next(
+            (c for c in chosen if min(x + w, c[1] + c[3].image.shape[1]) - max(x, c[1]) > overlap),
+            None,
+        )
+        if rival is None:
+            if score < GLYPH_MAX_SCORE:
+                chosen.append((score, x, y, glyph))
+        elif rival[3].char != glyph.char and score < rival[0] + GLYPH_MIN_MARGIN:
+            located.skin.cache["counter-last"] = (key, None)
+            return None  # two glyphs fit the same place about as well: do not read it
+    text = _glyph_line(box, chosen, float(spec.get("space_px", 0)) * scale) if chosen else None
+    located.skin.cache["counter-last"] = (key, text)
+    return text
 
 
-def _counter_digits(skin: Skin, scale: float) -> dict[str, np.ndarray]:
+def _glyph_line(box: np.ndarray, chosen: list, space: float) -> str:
+    """The chosen glyphs' characters left to right, ``?`` for each run of ink columns no glyph
+    covers, a space where ``space`` px or more lie between two of them. Unexplained ink that
+    runs into the box's left or right edge is the frame or the next thing over, not text."""
+    top = min(y for _, _, y, _ in chosen)
+    bottom = max(y + g.image.shape[0] for _, _, y, g in chosen)
+    band = box[top:bottom].astype(np.int16)
+    ink = (np.abs(band - _commonest_colour(band)).max(axis=2) > INK_LEVEL).any(axis=0)
+    covered = np.zeros(box.shape[1], bool)
+    tokens: list[tuple[str, int, int]] = []  # (character, first column, end column)
+    for _, x, _, glyph in chosen:
+        end = x + glyph.image.shape[1]
+        covered[x:end] = True
+        inked = np.flatnonzero(ink[x:end])  # spacing is measured between ink, not boxes
+        first, last = (x + inked[0], x + inked[-1] + 1) if inked.size else (x, end)
+        tokens.append((glyph.char, int(first), int(last)))
+    loose = np.flatnonzero(ink & ~covered)
+    for run in np.split(loose, np.flatnonzero(np.diff(loose) > 1) + 1) if loose.size else []:
+        tokens.append(("?", int(run[0]), int(run[-1]) + 1))
+    tokens.sort(key=lambda t: t[1])
+    if tokens and tokens[0][0] == "?" and tokens[0][1] == 0:
+        tokens.pop(0)
+    if tokens and tokens[-1][0] == "?" and tokens[-1][2] == len(ink):
+        tokens.pop()
+    text = ""
+    for i, (char, first, _end) in enumerate(tokens):
+        if i and space and first - tokens[i - 1][2] >= space:
+            text += " "
+        text += char
+    return text
+
+
+def _commonest_colour(pixels: np.ndarray) -> np.ndarray:
+    """The most common BGR colour of an image (its background, for text).
+
+    >>> _commonest_colour(np.array([[[1, 2, 3], [9, 9, 9], [1, 2, 3]]], np.uint8)).tolist()
+    [1, 2, 3]
+    """
+    flat = pixels.reshape(-1, 3).astype(np.int32)
+    packed = (flat[:, 0] << 16) | (flat[:, 1] << 8) | flat[:, 2]
+    values, counts = np.unique(packed, return_counts=True)
+    top = int(values[counts.argmax()])
+    return np.array([top >> 16, (top >> 8) & 255, top & 255], np.int16)
+
+
+def _counter_scale(located: Located) -> float:
+    """The counter's scale: the board's, unless the game draws its text at a fixed size while
+    its cells grow with the window (``follows_cells``: false)."""
+    spec = located.skin.meta.get("counter") or {}
+    return located.scale if spec.get("follows_cells", True) else 1.0
+
+
+def _counter_glyphs(skin: Skin, scale: float) -> list[Glyph]:
     import cv2
 
     key = ("counter", round(scale, 3))
-    digits = skin.cache.get(key)
-    if digits is None:
-        digits = {}
-        for digit, file in (skin.meta.get("counter") or {}).get("digits", {}).items():
-            image = cv2.imread(str(skin.folder / file), cv2.IMREAD_COLOR)
-            if image is None:
+    glyphs = skin.cache.get(key)
+    if glyphs is None:
+        glyphs = []
+        for char, file in (skin.meta.get("counter") or {}).get("glyphs", {}).items():
+            image = cv2.imread(str(skin.folder / file), cv2.IMREAD_UNCHANGED)
+            if image is None or image.ndim != 3:
                 from bot.errors import SkinFormatError
 
-                raise SkinFormatError(f"{skin.folder / file}: missing or not an image")
+                raise SkinFormatError(f"{skin.folder / file}: missing or not a colour image")
+            alpha = image[:, :, 3] if image.shape[2] == 4 else np.full(image.shape[:2], 255)
+            bgr = image[:, :, :3]
             if abs(scale - 1) > 1e-3:
-                size = (round(image.shape[1] * scale), round(image.shape[0] * scale))
-                image = cv2.resize(image, size, interpolation=cv2.INTER_LINEAR)
-            digits[str(digit)] = image
-        skin.cache[key] = digits
-    return digits
+                size = (round(bgr.shape[1] * scale), round(bgr.shape[0] * scale))
+                bgr = cv2.resize(bgr, size, interpolation=cv2.INTER_LINEAR)
+                alpha = cv2.resize(alpha.astype(np.uint8), size, interpolation=cv2.INTER_NEAREST)
+            mask = (alpha > 127).astype(np.float32)
+            grey_u8 = cv2.cvtColor(bgr, cv2.COLOR_BGR2GRAY)
+            background = float(np.bincount(grey_u8.ravel()).argmax())
+            grey = grey_u8.astype(np.float32)
+            energy = float((((grey - background) ** 2) * mask).sum())
+            whole = bool(mask.all())
+            glyphs.append(Glyph(str(char), grey, None if whole else mask, max(energy, 1.0)))
+        skin.cache[key] = glyphs
+    return glyphs
 
 
 def read_image(frame_bgr: np.ndarray, skins: list[Skin] | None = None) -> Reading:

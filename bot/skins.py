@@ -212,6 +212,7 @@ def _build_skin(folder: Path, path: Path, meta: dict[str, Any]) -> Skin:
         Level(str(lv.get("name", "")), int(lv["cols"]), int(lv["rows"]), int(lv["mines"]))
         for lv in meta.get("levels", [])
     )
+    _check_counter(folder, path, meta.get("counter"))
     scales_with_window = bool(cell.get("scales_with_window", False))
     pitch_range = tuple(float(v) for v in cell.get("pitch_range", [pitch_x, pitch_x]))
     if len(pitch_range) != 2 or pitch_range[0] > pitch_range[1]:
@@ -236,3 +237,29 @@ def _build_skin(folder: Path, path: Path, meta: dict[str, Any]) -> Skin:
         lost_chars=str(meta.get("lost", {}).get("chars", "X")),
         uneven_px=float(cell.get("uneven_px", 0)),
     )
+
+
+def _check_counter(folder: Path, path: Path, counter: Any) -> None:
+    """The "counter" object, when there is one: its glyph images exist, ``box`` has four
+    numbers and ``reads`` is a pattern with a ``total`` or ``left`` group (read by
+    :func:`bot.read.read_counter`)."""
+    import re
+
+    if counter is None:
+        return
+    if not isinstance(counter, dict):
+        raise ValueError("'counter' must be an object")
+    if "box" in counter and len(counter["box"]) != 4:
+        raise ValueError("'counter.box' must be [x0, y0, x1, y1]")
+    if "from" in counter and len(counter["from"]) != 4:
+        raise ValueError("'counter.from' must be four fractions of the board")
+    if counter.get("glyphs"):
+        try:
+            groups = re.compile(str(counter.get("reads", ""))).groupindex
+        except re.error as exc:
+            raise ValueError(f"'counter.reads' is not a regular expression: {exc}") from exc
+        if not {"total", "left"} & set(groups):
+            raise ValueError("'counter.reads' needs a (?P<total>...) or (?P<left>...) group")
+    for file in (counter.get("glyphs") or {}).values():
+        if not (folder / file).is_file():
+            raise SkinFormatError(f"{folder / file}: missing (a counter glyph named in {path})")

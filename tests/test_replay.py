@@ -129,10 +129,10 @@ def test_missing_file_and_non_picture_exit_2(tmp_path, capsys):
 
 
 def test_mine_count_from_option_level_or_estimate(tmp_path, capsys):
-    png = _mid("sgt-mines")  # sgt-mines: no counter the reader reads
-    assert main(["replay", str(png), "--mines", "50", "--json"]) == 0
+    png = _mid("sgt-mines")
+    assert main(["replay", str(png), "--mines", "50", "--json"]) == 0  # beats the status line
     assert json.loads(capsys.readouterr().out)["mines"] == 50
-    # A board size no level has: the count is estimated, and the output says so.
+    # A board size no level has, no status line: the count is estimated, and the output says so.
     frame = cv2.imread(str(png))
     from bot.read import locate_board
 
@@ -141,6 +141,7 @@ def test_mine_count_from_option_level_or_estimate(tmp_path, capsys):
     cut = frame.copy()
     right = int(round(grid.left + 14 * grid.pitch_x))
     cut[:, right:] = (40, 40, 40)
+    cut[int(round(grid.top + grid.rows * grid.pitch_y)) :, :] = (40, 40, 40)
     odd = tmp_path / "odd.png"
     cv2.imwrite(str(odd), cut)
     assert main(["replay", str(odd)]) in (0, 2)
@@ -164,3 +165,87 @@ def test_counter_plus_flags_gives_the_total(capsys):
     assert main(["replay", str(png), "--json"]) == 0
     report = json.loads(capsys.readouterr().out)
     assert report["mines"] == 99 and "screen" in report["mines_source"]
+
+
+def _custom_total(png: Path) -> int | None:
+    """The mine total a fixture was captured with, when its name says (``custom<M>-...``)."""
+    name = png.stem.split("-")[0]
+    return int(name[len("custom") :]) if name.startswith("custom") else None
+
+
+STATUS_LINES = [
+    p
+    for skin in ("sgt-mines", "gnome-mines")
+    for p in sorted((FIXTURES / skin).glob("custom*.png"))
+]
+
+
+@pytest.mark.parametrize(
+    "png", STATUS_LINES, ids=[f"{p.parent.name}/{p.stem}" for p in STATUS_LINES]
+)
+def test_the_total_comes_from_the_status_line(png):
+    """Games started with totals no level has: the reading's count is the one on the screen
+    (sgt-mines' "Marked: F / M", GNOME Mines' "F/M"), or None-then-fallback where the status
+    shows none (sgt-mines' "DEAD!")."""
+    from bot.read import read_counter, read_image
+
+    frame = cv2.imread(str(png))
+    reading = read_image(frame)
+    shown = read_counter(frame, reading.located)
+    if "lost" in png.stem and reading.skin.name == "sgt-mines":
+        assert shown is None and reading.mines_source != "screen"
+    else:
+        assert shown == ("total", _custom_total(png))
+        assert (reading.mines, reading.mines_source) == (_custom_total(png), "screen")
+
+
+def test_the_level_fixtures_status_lines_give_their_level_totals():
+    from bot.read import read_counter, read_image
+
+    for skin in ("sgt-mines", "gnome-mines"):
+        for png in sorted((FIXTURES / skin).glob("*-*.png")):
+            if png.stem.startswith("custom"):
+                continue
+            frame = cv2.imread(str(png))
+            reading = read_image(frame)
+            shown = read_counter(frame, reading.located)
+            level = reading.skin.level_mines(reading.grid.cols, reading.grid.rows)
+            assert shown in (None, ("total", level)), png
+            if shown is None:  # only where the status line shows no count
+                assert png.stem.endswith(("lost", "won")) and reading.skin.name == "sgt-mines"
+
+
+def _total_digits(png: Path):
+    """The frame, its located board and the boxes (x, y, w, h in frame pixels) of the total's
+    digits on its status line, found by matching the skin's own glyph images."""
+    from bot.read import counter_box, locate_board
+
+    frame = cv2.imread(str(png))
+    located = locate_board(frame)
+    x0, y0, x1, y1 = counter_box(located, frame.shape)
+    total = str(_custom_total(png))
+    boxes = []
+    box = frame[y0:y1, x0:x1]
+    glyphs = located.skin.meta["counter"]["glyphs"]
+    for digit in total:
+        image = cv2.imread(str(located.skin.folder / glyphs[digit]))
+        result = cv2.matchTemplate(box, image, cv2.TM_SQDIFF)
+        for y, x in zip(*np.nonzero(result <= result.min() + 1), strict=True):
+            boxes.append((x0 + int(x), y0 + int(y), image.shape[1], image.shape[0], digit))
+    return frame, located, sorted(set(boxes))
+
+
+@pytest.mark.parametrize("skin", ["sgt-mines", "gnome-mines"])
+def test_a_digit_no_glyph_explains_gives_no_count_not_a_wrong_one(skin):
+    """A smudge over one digit of the total (a glyph the skin lacks, a pointer, a tooltip)
+    must make the count unreadable, never a shorter or other number."""
+    from bot.read import read_counter
+
+    png = FIXTURES / skin / "custom135-fresh.png"
+    frame, located, digits = _total_digits(png)
+    assert read_counter(frame, located) == ("total", 135)
+    for x, y, w, h, _digit in digits:
+        smudged = frame.copy()
+        smudged[y + h // 3 : y + 2 * h // 3, x + 1 : x + w - 1] = (60, 60, 60)
+        located.skin.cache.pop("counter-last", None)
+        assert read_counter(smudged, located) is None, (x, _digit)

@@ -112,3 +112,20 @@ def test_a_malformed_skin_stops_load_skins_with_its_name(tmp_path):
     (folder / "skin.json").write_text("{")
     with pytest.raises(SkinFormatError, match="my-skin"):
         load_skins([tmp_path])
+
+
+@pytest.mark.parametrize(
+    ("damage", "named"),
+    [
+        (lambda f: (f / "counter-7.png").unlink(), "counter-7.png"),
+        (lambda f: _edit(f, lambda m: m["counter"].update(reads="(?P<mines>")), "skin.json"),
+        (lambda f: _edit(f, lambda m: m["counter"].update(reads="\\d+")), "skin.json"),
+        (lambda f: _edit(f, lambda m: m["counter"].update(box=[1, 2])), "skin.json"),
+    ],
+)
+def test_a_malformed_counter_names_the_file(tmp_path, damage, named):
+    folder = _copy_skin(tmp_path, name="gnome-mines")
+    damage(folder)
+    with pytest.raises(SkinFormatError) as err:
+        load_skin(folder)
+    assert str(folder / named) in str(err.value)
