@@ -26,6 +26,11 @@ if TYPE_CHECKING:
     from bot.locate import Grid
 
 
+#: How many cells the SSD ranking multiplies at a time. Blocks this small stay in the cache,
+#: and numpy's BLAS runs them on one thread: a BLAS thread pool woken for every frame on a busy
+#: two-core machine made the product ten times slower (cv2.gemm's threads likewise).
+RANK_BLOCK = 64
+
 #: Every how many sampled values the SSD ranking looks at. 1 (all): a sparser ranking is faster
 #: but can miss classes that differ only in a thin line, and the ranking must never drop the
 #: right class from the two the robust score decides between.
@@ -46,7 +51,9 @@ class TemplateBank:
     f32: np.ndarray  # [K, D / RANK_STEP] float32, for the ranking
     sq: np.ndarray  # [K] squared norms
     tol: np.ndarray  # [K, D] uint8: largest difference that still counts as the same pixel
+    #: (255 outside ``mask``)
     mask: np.ndarray  # [D] bool: the samples the robust score counts
+    tol_all: int | None  # the tolerance of every sample of every template, if they are all one
     h: int
     w: int
 
@@ -90,6 +97,9 @@ def template_bank(skin: Skin, sx: float = 1.0, sy: float = 1.0) -> TemplateBank:
         if not exact and _ignores_ring(skin):
             # Cells whose edges depend on their neighbours: the blended outer ring is not counted.
             mask[0], mask[-1], mask[:, 0], mask[:, -1] = False, False, False, False
+        # Samples outside the mask may differ by anything: a tolerance of 255.
+        tol = np.stack([t for _, t in rows])
+        tol[:, ~mask.reshape(-1)] = 255
         bank = TemplateBank(
             classes=classes,
             chars=np.array([CLASS_CHARS[c] for c in classes]),
@@ -97,7 +107,8 @@ def template_bank(skin: Skin, sx: float = 1.0, sy: float = 1.0) -> TemplateBank:
             u8=u8,
             f32=f32,
             sq=(f32 * f32).sum(axis=1),
-            tol=np.stack([t for _, t in rows]),
+            tol=tol,
+            tol_all=int(tol.flat[0]) if (tol == tol.flat[0]).all() else None,
             mask=mask.reshape(-1),
             h=h,
             w=w,
@@ -166,8 +177,11 @@ def cell_scale(grid: Grid, skin: Skin) -> tuple[float, float]:
     return px / skin.pitch_x, py / skin.pitch_y
 
 
-def sample_cells(frame_bgr: np.ndarray, grid: Grid, skin: Skin) -> np.ndarray:
-    """Every cell's sampled pixels, ``[rows * cols, h * w * 3]`` uint8, row by row.
+def sample_cells(
+    frame_bgr: np.ndarray, grid: Grid, skin: Skin, out: np.ndarray | None = None
+) -> np.ndarray:
+    """Every cell's sampled pixels, ``[rows * cols, h * w * 3]`` uint8, row by row (written
+    into ``out`` when given, an array of that shape).
 
     Sample ``j`` of a cell sits where pixel ``inset + j`` of the skin's template would be once the
     template is stretched to the grid's pitch.
@@ -176,44 +190,85 @@ def sample_cells(frame_bgr: np.ndarray, grid: Grid, skin: Skin) -> np.ndarray:
 
     sx, sy = cell_scale(grid, skin)
     bank = template_bank(skin, sx, sy)
-    frame = frame_bgr[:, :, :3]
-    fast = _whole_pixel_block(frame, grid, skin, sx, sy)
+    n = grid.rows * grid.cols
+    if out is None:
+        out = np.empty((n, bank.h * bank.w * 3), np.uint8)
+    frame = frame_bgr if frame_bgr.flags.c_contiguous else np.ascontiguousarray(frame_bgr)
+    fast = _whole_pixel_block(frame[:, :, :3], grid, skin, sx, sy)
     if fast is not None:
         # Scale 1 on a whole-pixel lattice: the cells are a reshape of one crop, no resampling.
         i = skin.inset
         k = sample_step(skin)
         cells = fast[:, i : skin.pitch_y - i : k, :, i : skin.pitch_x - i : k]
-        cells = cells.transpose(0, 2, 1, 3, 4)
-        return cells.reshape(grid.rows * grid.cols, -1)
+        out.reshape(grid.rows, grid.cols, bank.h, bank.w, 3)[...] = cells.transpose(0, 2, 1, 3, 4)
+        return out
+    maps = _sampling_maps(grid, skin, sx, sy, bank.h, bank.w)
+    # One remap straight into cell-major order (map row i holds cell i's sample points), so no
+    # reshuffle follows; a BGRA frame (mss) is remapped as it is and its alpha dropped after.
+    channels = frame.shape[2]
+    cells = out.reshape(n, bank.h * bank.w, 3)
+    dst = cells if channels == 3 else _scratch(skin, "bgra", (n, bank.h * bank.w, channels))
+    cv2.remap(
+        frame,
+        maps[0],
+        maps[1],
+        cv2.INTER_LINEAR if maps[1] is not None else cv2.INTER_NEAREST,
+        dst=dst,
+        borderMode=cv2.BORDER_CONSTANT,
+        borderValue=(0, 0, 0, 0),
+    )
+    if channels != 3:
+        cells[...] = dst[:, :, :3]
+    return out
+
+
+def _sampling_maps(
+    grid: Grid, skin: Skin, sx: float, sy: float, h: int, w: int
+) -> tuple[np.ndarray, np.ndarray | None]:
+    """:func:`cv2.remap` maps ``[cells, h * w]`` of the grid's sample points, built once per grid
+    (the same grid is read frame after frame); the second map is None when every point is a
+    whole pixel (an uneven lattice of whole-pixel cells at scale 1): a nearest-pixel gather
+    is then the same picture at a third of the cost."""
+    import cv2
+
     key = ("maps", grid, round(sx, 6), round(sy, 6))
     maps = skin.cache.get(key)
-    if maps is None:  # the same grid is read frame after frame: build its maps once
+    if maps is None:
         lefts = np.array([grid.col_left(x) for x in range(grid.cols)])
         tops = np.array([grid.row_top(y) for y in range(grid.rows)])
         k = sample_step(skin)
-        jx = (skin.inset + np.arange(bank.w) * k + 0.5) * sx - 0.5
-        jy = (skin.inset + np.arange(bank.h) * k + 0.5) * sy - 0.5
-        xs = (lefts[:, None] + jx[None, :]).reshape(-1)
-        ys = (tops[:, None] + jy[None, :]).reshape(-1)
-        shape = (ys.size, xs.size)
-        maps = cv2.convertMaps(
-            np.ascontiguousarray(np.broadcast_to(xs[None, :].astype(np.float32), shape)),
-            np.ascontiguousarray(np.broadcast_to(ys[:, None].astype(np.float32), shape)),
-            cv2.CV_16SC2,
+        jx = (skin.inset + np.arange(w) * k + 0.5) * sx - 0.5
+        jy = (skin.inset + np.arange(h) * k + 0.5) * sy - 0.5
+        # [rows, cols, h, w] sample points, flattened to one map row per cell.
+        xs = lefts[None, :, None, None] + jx[None, None, None, :]
+        ys = tops[:, None, None, None] + jy[None, None, :, None]
+        shape = (grid.rows, grid.cols, h, w)
+        xs = np.broadcast_to(xs, shape).reshape(grid.rows * grid.cols, h * w)
+        ys = np.broadcast_to(ys, shape).reshape(grid.rows * grid.cols, h * w)
+        whole = bool(np.all(np.abs(xs - np.round(xs)) < 1e-3) and
+                     np.all(np.abs(ys - np.round(ys)) < 1e-3))  # fmt: skip
+        if whole:
+            xs, ys = np.round(xs), np.round(ys)
+        map1, map2 = cv2.convertMaps(
+            xs.astype(np.float32), ys.astype(np.float32), cv2.CV_16SC2, nninterpolation=whole
         )
+        maps = (map1, None if whole else map2)
         for old in [k for k in skin.cache if k[0] == "maps"][:-7]:
             del skin.cache[old]  # keep the last few grids only
         skin.cache[key] = maps
-    mosaic = cv2.remap(
-        np.ascontiguousarray(frame),
-        maps[0],
-        maps[1],
-        cv2.INTER_LINEAR,
-        borderMode=cv2.BORDER_CONSTANT,
-        borderValue=(0, 0, 0),
-    )
-    cells = mosaic.reshape(grid.rows, bank.h, grid.cols, bank.w, 3).transpose(0, 2, 1, 3, 4)
-    return cells.reshape(grid.rows * grid.cols, -1)
+    return maps
+
+
+def _scratch(skin: Skin, name: str, shape: tuple[int, ...], dtype: type = np.uint8) -> np.ndarray:
+    """A work array kept with the skin between calls (one per name, replaced when the shape
+    changes). The same grid is read frame after frame, and fresh multi-megabyte arrays every
+    frame cost more in page faults (each is a new mmap) than the arithmetic done in them."""
+    key = ("scratch", name)
+    buf = skin.cache.get(key)
+    if buf is None or buf.shape != shape or buf.dtype != dtype:
+        buf = np.empty(shape, dtype)
+        skin.cache[key] = buf
+    return buf
 
 
 def _whole_pixel_block(
@@ -236,16 +291,17 @@ def _whole_pixel_block(
 
 
 def classify_samples(
-    samples: np.ndarray, skin: Skin, sx: float = 1.0, sy: float = 1.0
+    samples: np.ndarray, skin: Skin, sx: float = 1.0, sy: float = 1.0, lookup: bool = True
 ) -> tuple[np.ndarray, ...]:
     """Classify sampled cells ``[N, D]``: ``(class index, confidence, margin, distance)``, each
     ``[N]``.
 
-    Games that draw cells pixel-exactly repeat a few pictures: a cell identical to a template
-    (at scale 1) is looked up; only the others are compared.
+    Games that draw cells pixel-exactly repeat a few pictures: with ``lookup``, a cell identical
+    to a template (at scale 1) is looked up; only the others are compared.
     """
     bank = template_bank(skin, sx, sy)
-    table = _exact_table(skin, bank) if abs(sx - 1) < 1e-3 and abs(sy - 1) < 1e-3 else {}
+    exact = lookup and abs(sx - 1) < 1e-3 and abs(sy - 1) < 1e-3
+    table = _exact_table(skin, bank) if exact else {}
     if not table:
         return _compare(samples, skin, bank)
     hits = [table.get(row.tobytes()) for row in samples]
@@ -288,11 +344,10 @@ def _compare(samples: np.ndarray, skin: Skin, bank: TemplateBank) -> tuple[np.nd
     import cv2
 
     n = samples.shape[0]
-    # The ranking picks the two candidate classes the robust score then decides between;
-    # cv2.gemm has no BLAS thread pool to wake for a small product.
-    f = samples[:, ::RANK_STEP].astype(np.float32)
-    cross = cv2.gemm(f, bank.f32, 1.0, None, 0.0, flags=cv2.GEMM_2_T)
-    d2 = np.einsum("ij,ij->i", f, f)[:, None] + bank.sq[None, :] - 2.0 * cross
+    # The ranking picks the two candidate classes the robust score then decides between.
+    ranked = samples[:, ::RANK_STEP]
+    cross, norms = _products(ranked, bank.f32, skin)
+    d2 = norms[:, None] + bank.sq[None, :] - 2.0 * cross
     groups = len(bank.classes)
     class_d2 = np.empty((n, groups), np.float32)
     class_arg = np.empty((n, groups), np.intp)
@@ -304,15 +359,21 @@ def _compare(samples: np.ndarray, skin: Skin, bank: TemplateBank) -> tuple[np.nd
     top = np.argpartition(class_d2, 1, axis=1)[:, :2] if groups > 1 else np.zeros((n, 1), np.intp)
     rows = np.arange(n)[:, None]
     chosen = class_arg[rows, top]  # [N, 2] template row of each candidate class
-    m = top.shape[1]
-    cells = np.repeat(samples, m, axis=0)  # [N * m, D]
-    flat = chosen.reshape(-1)
-    diff = cv2.absdiff(cells, bank.u8[flat])
-    far = (diff > bank.tol[flat]) & bank.mask
-    far = far.reshape(n * m, -1, 3)
-    off = np.count_nonzero(far[:, :, 0] | far[:, :, 1] | far[:, :, 2], axis=1)
-    score = 1.0 - off.reshape(n, m) / (bank.mask.sum() / 3)  # [N, m]
-    rms = np.sqrt(np.maximum(class_d2, 0) / f.shape[1])
+    m, d = top.shape[1], samples.shape[1]
+    # Candidate j of every cell: its template, then (in place) the cell's difference from it.
+    diff = _scratch(skin, "diff", (m, n, d))
+    tol = _scratch(skin, "tol", (m, n, d))
+    np.take(bank.u8, chosen.T, axis=0, out=diff)
+    for j in range(m):
+        cv2.absdiff(samples, diff[j], dst=diff[j])
+    if bank.tol_all is not None:  # one tolerance everywhere: no per-sample gather
+        off = _far_pixels(diff.reshape(m * n, d), bank.tol_all)
+    else:
+        tol = _scratch(skin, "tol", (m, n, d))
+        np.take(bank.tol, chosen.T, axis=0, out=tol)
+        off = _far_pixels(diff.reshape(m * n, d), tol.reshape(m * n, d))
+    score = 1.0 - off.reshape(m, n).T / (bank.mask.sum() / 3)  # [N, m]
+    rms = np.sqrt(np.maximum(class_d2, 0) / ranked.shape[1])
     if groups == 1:
         return top[:, 0], score[:, 0], score[:, 0], rms[:, 0]
     # Winner by robust score; the SSD ranking breaks ties.
@@ -326,6 +387,53 @@ def _compare(samples: np.ndarray, skin: Skin, bank: TemplateBank) -> tuple[np.nd
     return win, best, best - other, rms[rows[:, 0], win]
 
 
+def _products(ranked: np.ndarray, templates: np.ndarray, skin: Skin) -> tuple[np.ndarray, ...]:
+    """``(cells @ templates.T, squared norm of each cell)`` in float32, ``ranked`` [N, D] uint8.
+
+    One matrix-vector product per template, on blocks of cells: numpy runs them on one thread
+    and the blocks stay in the cache. (A single matrix product hands work to the BLAS thread
+    pool, and on a busy two-core machine waking it every frame made the read 5-10x slower;
+    cv2.gemm's threads likewise.)
+    """
+    n = ranked.shape[0]
+    cross = np.empty((templates.shape[0], n), np.float32)
+    norms = np.empty(n, np.float32)
+    block = _scratch(skin, "ranked", (min(n, RANK_BLOCK), ranked.shape[1]), np.float32)
+    for i in range(0, n, RANK_BLOCK):
+        part = block[: min(RANK_BLOCK, n - i)]
+        np.copyto(part, ranked[i : i + RANK_BLOCK], casting="unsafe")
+        for k, template in enumerate(templates):
+            np.matmul(part, template, out=cross[k, i : i + len(part)])
+        norms[i : i + len(part)] = np.einsum("ij,ij->i", part, part)
+    return cross.T, norms
+
+
+def _far_pixels(diff: np.ndarray, tol: np.ndarray | int) -> np.ndarray:
+    """Per row of ``diff`` ``[M, P * 3]`` (BGR samples), how many pixels have a channel off by
+    more than ``tol`` (an array like ``diff`` or one number; masked samples carry a tolerance
+    of 255, so they never count). ``diff`` is overwritten.
+
+    >>> diff = np.array([[0, 9, 0, 3, 3, 3], [255, 0, 0, 0, 0, 0]], np.uint8)
+    >>> _far_pixels(diff.copy(), np.full(diff.shape, 4, np.uint8)).tolist()
+    [1, 1]
+    >>> _far_pixels(diff, 4).tolist()
+    [1, 1]
+    """
+    import cv2
+
+    # OpenCV, not numpy: each step is one pass (numpy's strided per-channel views cost 4x).
+    # A grey conversion of the 0/255 masks is nonzero exactly where some channel is (every
+    # channel has a positive weight), so it is the "any channel" of each pixel.
+    m, d = diff.shape
+    if isinstance(tol, int):
+        cv2.threshold(diff, tol, 255, cv2.THRESH_BINARY, dst=diff)
+    else:
+        cv2.compare(diff, tol, cv2.CMP_GT, dst=diff)
+    pixel = cv2.cvtColor(diff.reshape(m, d // 3, 3), cv2.COLOR_BGR2GRAY)
+    cv2.threshold(pixel, 0, 1, cv2.THRESH_BINARY, dst=pixel)
+    return cv2.reduce(pixel, 1, cv2.REDUCE_SUM, dtype=cv2.CV_32S)[:, 0]
+
+
 def skin_tolerance(skin: Skin) -> int:
     """Largest per-channel difference that still counts as the same pixel."""
     return skin.tolerance
@@ -335,8 +443,15 @@ def classify_cells(frame_bgr: np.ndarray, grid: Grid, skin: Skin) -> CellScores:
     """Classify every cell of ``grid`` in ``frame_bgr`` (BGR or BGRA)."""
     sx, sy = cell_scale(grid, skin)
     bank = template_bank(skin, sx, sy)
-    samples = sample_cells(frame_bgr, grid, skin)
-    win, conf, margin, distance = classify_samples(samples, skin, sx, sy)
+    samples = sample_cells(
+        frame_bgr,
+        grid,
+        skin,
+        out=_scratch(skin, "samples", (grid.rows * grid.cols, bank.u8.shape[1])),
+    )
+    # On an uneven lattice the narrower cells cannot equal a template: no lookups to waste.
+    even = not (grid.col_offsets or grid.row_offsets)
+    win, conf, margin, distance = classify_samples(samples, skin, sx, sy, lookup=even)
     shape = (grid.rows, grid.cols)
     return CellScores(
         chars=bank.chars[win].reshape(shape),
