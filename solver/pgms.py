@@ -1,9 +1,9 @@
 """The PGMS Equation Strategy (Programmer's Minesweeper), a classic rule-based baseline.
 
 Knowledge is a set of equations ``c = S``: the mines among the covered, unflagged cells ``S`` add
-up to ``c``. Every revealed number with covered neighbours gives one; the whole board gives one
-more (mines left over all covered cells), used by the rules only when 8 or fewer mines are left,
-and always when guessing. Rules, applied until none applies:
+up to ``c``. Every revealed number with covered neighbours gives one. The whole board gives one
+more (mines left over all covered cells), which joins the others once 8 or fewer covered cells
+are left. Rules, applied until none applies:
 
 1. ``0 = S``: every cell of ``S`` is safe.
 2. ``c = S`` with ``c == |S|``: every cell of ``S`` is a mine.
@@ -12,8 +12,15 @@ and always when guessing. Rules, applied until none applies:
 5. (Mio's rule) ``c0 + c1 < c2`` and ``c2 - c1 - c0 == |S2 - (S0 | S1)|``:
    ``S2 - (S0 | S1)`` are mines, ``((S0 | S1) - S2) | (S0 & S1)`` are safe.
 
-A guess opens the cell whose largest ``c / |S|`` over the equations containing it is smallest,
-ties broken at random.
+A guess opens the cell whose largest ``c / |S|`` over the equations containing it is smallest; a
+cell in no equation counts as (mines left) / (covered cells). Ties go to the first such cell in
+row order from a random covered cell (rows and columns wrap), as the original program scans.
+
+Where this differs from the restatement in ``shared/pgms-equation-strategy.md`` it follows the
+original program (J. D. Ramsdell's PGMS, ``eqn.MioStrategy``, 2003), whose runs gave the
+published figures: the whole-board equation joins at 8 covered cells (not 8 mines), and "used
+when guessing" means only for cells in no other equation; a cell next to a number is judged by
+its numbers alone, even below the board's density.
 
 The equations are rebuilt from the board at each call rather than kept between moves: the
 derived equations of the original incremental player are exactly what rule 3 derives again
@@ -35,14 +42,8 @@ from solver.errors import ContradictionError
 _COVERED = frozenset(".?")
 _MINE = frozenset("F*X")
 
-#: The whole-board equation joins the rules when this few mines (or fewer) are left.
-BOARD_EQUATION_MINES = 8
-
-#: Rule 3 stops adding equations past this many per starting equation (plus the extra): with the
-#: whole-board equation, differences of differences can otherwise grow without bound (one 8x8
-#: position took minutes). Games that reach the cap are rare; the published rates still hold.
-MAX_EQUATIONS_PER_NUMBER = 3
-MAX_EQUATIONS_EXTRA = 30
+#: The whole-board equation joins the rules when this few covered cells (or fewer) are left.
+BOARD_EQUATION_CELLS = 8
 
 Equation = tuple[frozenset[int], int]
 
@@ -119,7 +120,7 @@ def deduce(
 
 def _deduce(cells, width, height, mines, stop_at_safe=False):
     eqs, board_eq = equations(cells, width, height, mines)
-    if board_eq[1] <= BOARD_EQUATION_MINES and board_eq[0]:
+    if 0 < len(board_eq[0]) <= BOARD_EQUATION_CELLS:
         _add(eqs, *board_eq)
     safe, mines_found, eqs = _closure(eqs, stop_at_safe)
     return safe, mines_found, eqs, board_eq
@@ -135,7 +136,6 @@ def _closure(
     """
     safe: set[int] = set()
     mines: set[int] = set()
-    limit = MAX_EQUATIONS_PER_NUMBER * len(eqs) + MAX_EQUATIONS_EXTRA
     while True:
         eqs = _settle(eqs, safe, mines)
         if safe and stop_at_safe:
@@ -151,13 +151,11 @@ def _closure(
                 found = True
         if found:
             continue
-        if not _pair_and_triple_rules(eqs, safe, mines, limit):
+        if not _pair_and_triple_rules(eqs, safe, mines):
             return safe, mines, eqs
 
 
-def _pair_and_triple_rules(
-    eqs: dict[frozenset[int], int], safe: set[int], mines: set[int], limit: int
-) -> bool:
+def _pair_and_triple_rules(eqs: dict[frozenset[int], int], safe: set[int], mines: set[int]) -> bool:
     """Rules 3, 4 and 5; True if they added an equation or settled a cell."""
     items = list(eqs.items())
     containing: dict[int, list[int]] = {}
@@ -186,8 +184,6 @@ def _pair_and_triple_rules(
                     safe |= s0 - s1
                     progress = True
     for cells, c in new:
-        if len(eqs) >= limit:
-            break
         if _add(eqs, cells, c):
             progress = True
     if progress:
@@ -221,8 +217,8 @@ def choose(
 ) -> tuple[tuple[int, ...], tuple[int, ...], tuple[int, float] | None]:
     """What PGMS does next: ``(safe cells, mine cells, guess)``.
 
-    The guess, ``(cell, P)``, is given only when the rules settle no cell: the cell whose largest
-    ``c/|S|`` over the equations containing it (the whole-board one included) is smallest.
+    The guess, ``(cell, P)``, is given only when the rules settle no cell (see
+    :func:`guess_ratios` and :func:`scan_first`).
 
     >>> choose(list("1." ".."), 2, 2, mines=1, rng=random.Random(0))[2][1]
     0.3333333333333333
@@ -234,12 +230,48 @@ def choose(
         return tuple(sorted(safe)), tuple(sorted(mines_found)), None
     if not board_cells:
         raise ContradictionError("no covered cell left to open")
-    worst: dict[int, Fraction] = dict.fromkeys(board_cells, Fraction(board_mines, len(board_cells)))
+    ratios = guess_ratios(eqs, board_cells, board_mines)
+    best = min(ratios.values())
+    start = rng.choice(sorted(board_cells))
+    cell = scan_first([j for j, r in ratios.items() if r == best], start, width, height)
+    return (), (), (cell, float(best))
+
+
+def guess_ratios(
+    eqs: dict[frozenset[int], int], board_cells: frozenset[int], board_mines: int
+) -> dict[int, Fraction]:
+    """``P(t)`` for each covered cell: its largest ``c / |S|`` over the equations holding it.
+
+    A cell in no equation gets the whole board's ``mines / cells``; a cell next to a number does
+    not (unless the whole-board equation has joined ``eqs``).
+
+    >>> eqs = {frozenset({0, 1}): 1, frozenset({1, 2}): 0}
+    >>> ratios = guess_ratios(eqs, frozenset({0, 1, 2, 3}), 2)
+    >>> [str(ratios[j]) for j in range(4)]
+    ['1/2', '1/2', '0', '1/2']
+    """
+    ratios: dict[int, Fraction] = {}
     for s, c in eqs.items():
         ratio = Fraction(c, len(s))
         for j in s:
-            if ratio > worst[j]:
-                worst[j] = ratio
-    best = min(worst.values())
-    ties = sorted(j for j, r in worst.items() if r == best)
-    return (), (), (rng.choice(ties), float(best))
+            if j not in ratios or ratio > ratios[j]:
+                ratios[j] = ratio
+    away = Fraction(board_mines, len(board_cells))
+    for j in board_cells:
+        ratios.setdefault(j, away)
+    return ratios
+
+
+def scan_first(candidates: list[int], start: int, width: int, height: int) -> int:
+    """The first of ``candidates`` met scanning rows from ``start``, both axes wrapping.
+
+    The original program breaks ties this way: it starts at a random covered cell and keeps the
+    first cell with the smallest ``P``, so a candidate after a long run of others is likelier.
+
+    >>> scan_first([0, 5, 7], start=6, width=3, height=3)  # (0, 2), (1, 2): found
+    7
+    >>> scan_first([0, 5, 7], start=2, width=3, height=3)  # (2, 0), then x wraps: (0, 0)
+    0
+    """
+    x0, y0 = start % width, start // width
+    return min(candidates, key=lambda j: ((j // width - y0) % height, (j % width - x0) % width))

@@ -8,7 +8,7 @@ import pytest
 
 from solver.bench import BenchConfig, run_bench
 from solver.errors import ContradictionError
-from solver.pgms import choose, deduce, equations
+from solver.pgms import choose, deduce, equations, scan_first
 
 
 def flat(text: str) -> tuple[list[str], int, int]:
@@ -41,8 +41,8 @@ def test_rule_2_full_means_mines():
 
 def test_rule_3_subset_gives_a_new_equation():
     # 1 at (0,0) sees {4, 5}; 1 at (1,0) sees {2, 4, 5, 6}: so {2, 6} holds no mine.
-    cells, w, h = flat("11.. ....")
-    assert deduce(cells, w, h, mines=20) == ((2, 6), ())
+    cells, w, h = flat("11.. .... ....")
+    assert deduce(cells, w, h, mines=3) == ((2, 6), ())
 
 
 def test_rule_4_overlap_settles_both_sides():
@@ -58,7 +58,11 @@ def test_rules_settle_a_wall_of_numbers():
     # Mines at (1, 0) and (3, 0) under the row "1121".
     cells, w, h = flat(".... 1121 0000")
     assert deduce(cells, w, h, mines=2) == ((0, 2), (1, 3))
-    assert deduce(cells, w, h, mines=20 // 2) == ((0, 2), (1, 3))
+    # The numbers alone settle it, without the whole-board equation.
+    from solver.pgms import _closure
+
+    safe, mines, _ = _closure(equations(cells, w, h, mines=2)[0])
+    assert (safe, mines) == ({0, 2}, {1, 3})
 
 
 def test_rule_5_settles_cells():
@@ -73,7 +77,16 @@ def test_rule_5_settles_cells():
     assert mines == {1, 2, 4}
 
 
-def test_board_equation_joins_with_few_mines_left():
+def test_board_equation_joins_at_eight_covered_cells_not_eight_mines():
+    # One mine in all: with 8 covered cells the board equation joins and settles the cells away
+    # from the 1; with 9 it does not, however few mines are left.
+    cells, w, h = flat("1.. ... ...")
+    assert deduce(cells, w, h, mines=1) == ((2, 5, 6, 7, 8), ())
+    cells, w, h = flat("1.... .....")
+    assert deduce(cells, w, h, mines=1) == ((), ())
+
+
+def test_board_equation_settles_small_endgames():
     cells, w, h = flat("1.. ...")
     assert deduce(cells, w, h, mines=1) == ((2, 5), ())  # 1 mine in total: it is the 1's
     assert deduce(cells, w, h, mines=2) == ((), ())  # {2, 5} = 1: nothing certain
@@ -91,6 +104,42 @@ def test_guess_takes_the_lowest_largest_ratio():
     cell, p = guess
     assert cell in (1, 3, 4)
     assert p == pytest.approx(2 / 5)
+
+
+def test_guess_trusts_a_number_below_the_board_density():
+    # A 1 in the middle of 24 covered cells holding 10 mines: its neighbours are 1/8 by its
+    # equation, the other cells 10/24. The board's density does not raise the neighbours' P.
+    cells, w, h = flat("..... ..... ..1.. ..... .....")
+    around = {6, 7, 8, 11, 13, 16, 17, 18}
+    for seed in range(20):
+        safe, mines, guess = choose(cells, w, h, mines=10, rng=random.Random(seed))
+        assert (safe, mines) == ((), ())
+        assert guess is not None
+        assert guess[0] in around
+        assert guess[1] == pytest.approx(1 / 8)
+
+
+def test_cells_in_no_equation_get_mines_left_over_covered_cells():
+    # The 1 gives its 3 neighbours 1/3; the 10 other covered cells hold 4 - 1 flag = 3 mines
+    # among 13 covered cells: 3/13 each, the smallest P.
+    cells, w, h = flat("1.... ..... ....F")
+    for seed in range(10):
+        safe, mines, guess = choose(cells, w, h, mines=4, rng=random.Random(seed))
+        assert guess is not None
+        assert guess[0] not in (1, 5, 6, 14)
+        assert guess[1] == pytest.approx(3 / 13)
+
+
+def test_ties_go_to_the_first_candidate_after_a_random_start():
+    # Each row is scanned from the start's column, wrapping: (1, 0) comes before (0, 0) exactly
+    # when the scan starts in column 1.
+    picks = [scan_first([0, 1], start, 3, 3) for start in range(9)]
+    assert [start for start in range(9) if picks[start] == 1] == [1, 4, 7]
+    # choose() takes its start from the rng among the covered cells: same seed, same cell.
+    cells, w, h = flat("..... ..... .....")
+    for seed in range(5):
+        start = random.Random(seed).choice(range(15))
+        assert choose(cells, w, h, mines=5, rng=random.Random(seed))[2][0] == start
 
 
 def test_guess_ties_are_random_but_seeded():
