@@ -160,3 +160,10 @@ def test_pgms_beginner_win_rate_is_in_the_published_range():
     # Published: about 60% on beginner without first-click protection (8x8/10 here).
     report = run_bench(BenchConfig(8, 8, 10, "unsafe", "random", "pgms", seed=5), games=200)
     assert 0.45 < report.win_rate < 0.73
+
+
+def test_pgms_intermediate_win_rate_matches_the_published_29_percent():
+    # PGMS's intermediate board is 15x13 with 40 mines. 1000 games: the standard error is about
+    # 1.4 points; taking the board density as a floor for every P gave about 23% here.
+    report = run_bench(BenchConfig(15, 13, 40, "unsafe", "random", "pgms", seed=5), games=1000)
+    assert 0.25 < report.win_rate < 0.33
