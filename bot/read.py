@@ -198,7 +198,16 @@ def counter_text(frame_bgr: np.ndarray, located: Located) -> str | None:
         return cached[1]
     spec = located.skin.meta["counter"]
     scale = _counter_scale(located)
-    box_f = cv2.cvtColor(box, cv2.COLOR_BGR2GRAY).astype(np.float32)  # shapes, not colours
+    grey = cv2.cvtColor(box, cv2.COLOR_BGR2GRAY)  # glyphs are told by shape, not colour
+    inked = np.flatnonzero(
+        (np.abs(grey.astype(np.int16) - np.bincount(grey.ravel()).argmax()) > INK_LEVEL).any(0)
+    )
+    if inked.size == 0:
+        located.skin.cache["counter-last"] = (key, None)
+        return None
+    # Only the columns around the ink are searched: most of a status bar is empty.
+    left, right = max(0, int(inked[0]) - 2), min(box.shape[1], int(inked[-1]) + 3)
+    box, box_f = box[:, left:right], grey[:, left:right].astype(np.float32)
     found: list[tuple[float, int, int, Glyph]] = []  # (score, x, y, glyph)
     for glyph in glyphs:
         h, w = glyph.image.shape[:2]

@@ -249,3 +249,20 @@ def test_a_digit_no_glyph_explains_gives_no_count_not_a_wrong_one(skin):
         smudged[y + h // 3 : y + 2 * h // 3, x + 1 : x + w - 1] = (60, 60, 60)
         located.skin.cache.pop("counter-last", None)
         assert read_counter(smudged, located) is None, (x, _digit)
+
+
+@pytest.mark.parametrize("scale", [1.25, 1.5, 2.0])
+def test_a_scaled_screen_reads_its_count_or_none_never_another(scale):
+    """Desktop scaling blurs the glyphs: the count is read right or not at all."""
+    from bot.read import locate_board, read_counter
+
+    for png in [
+        FIXTURES / "sgt-mines" / "custom135-fresh.png",
+        FIXTURES / "sgt-mines" / "custom17-eight.png",
+        FIXTURES / "xdemineur" / "custom13-fresh.png",
+    ]:
+        frame = cv2.imread(str(png))
+        big = cv2.resize(frame, None, fx=scale, fy=scale, interpolation=cv2.INTER_LINEAR)
+        shown = read_counter(big, locate_board(big))
+        kind = "left" if png.parent.name == "xdemineur" else "total"
+        assert shown in (None, (kind, _custom_total(png))), (png.name, shown)
