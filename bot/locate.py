@@ -28,6 +28,11 @@ from bot.classify import classify_cells
 from bot.errors import BoardNotFoundError
 from bot.skins import Skin, load_skins
 
+#: How far (relative) a fixed-pixel skin's scaled pitch may be from the period of its key
+#: colours in an area and still be tried there (measured on the fixtures at 100-200 %: at most
+#: 1.3 % apart).
+PERIOD_SLACK = 0.03
+
 
 @dataclass(frozen=True)
 class Grid:
@@ -167,9 +172,12 @@ def locate_board(frame_bgr: np.ndarray, skins: Sequence[Skin] | None = None) -> 
     if not skins:
         raise BoardNotFoundError("no skins to look for (no skin folders found)")
     gray = cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY)
+    # Every skin's first look is at the frame sampled every other pixel: made once for all.
+    h, w = frame.shape[:2]
+    small = cv2.resize(frame, (w // 2, h // 2), interpolation=cv2.INTER_NEAREST)
     best: _Candidate | None = None
     for skin in skins:
-        found = _locate_skin(frame, gray, skin)
+        found = _locate_skin(frame, gray, small, skin)
         if found is not None and found.better_than(best):
             best = found
     if best is None:
@@ -197,19 +205,27 @@ def _key_colours(skin: Skin) -> list[np.ndarray]:
     return colours
 
 
-def _regions(frame: np.ndarray, skin: Skin) -> list[tuple[int, int, int, int]]:
-    """Boxes ``(x0, y0, x1, y1)`` of the frame dense in the skin's key colours."""
+def _key_mask(area: np.ndarray, skin: Skin, colours: list[np.ndarray] | None = None) -> np.ndarray:
+    """255 where ``area`` shows one of the skin's key colours (or of ``colours``), else 0."""
+    import cv2
+
+    tol = max(6, skin.tolerance // 3)
+    mask = np.zeros(area.shape[:2], np.uint8)
+    for colour in _key_colours(skin) if colours is None else colours:
+        lo = np.clip(colour - tol, 0, 255).astype(np.uint8)
+        hi = np.clip(colour + tol, 0, 255).astype(np.uint8)
+        mask |= cv2.inRange(area, lo, hi)
+    return mask
+
+
+def _regions(frame: np.ndarray, small: np.ndarray, skin: Skin) -> list[tuple[int, int, int, int]]:
+    """Boxes ``(x0, y0, x1, y1)`` of the frame dense in the skin's key colours (``small``: the
+    frame sampled every other pixel); boxes that overlap are merged, so a board is searched
+    once."""
     import cv2
 
     step = 2
-    h0, w0 = frame.shape[:2]
-    small = cv2.resize(frame, (w0 // step, h0 // step), interpolation=cv2.INTER_NEAREST)
-    tol = max(6, skin.tolerance // 3)
-    mask = np.zeros(small.shape[:2], np.uint8)
-    for colour in _key_colours(skin):
-        lo = np.clip(colour - tol, 0, 255).astype(np.uint8)
-        hi = np.clip(colour + tol, 0, 255).astype(np.uint8)
-        mask |= cv2.inRange(small, lo, hi)
+    mask = _key_mask(small, skin)
     # Density in blocks about a third of the smallest cell, then close the gaps between cells.
     smallest = min(skin.pitch_x, skin.pitch_y) * min(skin.scales + (1.0,))
     if skin.scales_with_window:
@@ -219,7 +235,8 @@ def _regions(frame: np.ndarray, skin: Skin) -> list[tuple[int, int, int, int]]:
     hb, wb = h // block, w // block
     if hb == 0 or wb == 0:
         return []
-    dens = mask[: hb * block, : wb * block].reshape(hb, block, wb, block).mean(axis=(1, 3))
+    # Block means by area resampling (exact for whole blocks, and a tenth of numpy's cost).
+    dens = cv2.resize(mask[: hb * block, : wb * block], (wb, hb), interpolation=cv2.INTER_AREA)
     dense = (dens > 255 * 0.15).astype(np.uint8)
     dense = cv2.dilate(dense, np.ones((5, 5), np.uint8))
     count, labels, stats, _ = cv2.connectedComponentsWithStats(dense, connectivity=8)
@@ -235,7 +252,31 @@ def _regions(frame: np.ndarray, skin: Skin) -> list[tuple[int, int, int, int]]:
         x1 = min(frame.shape[1], (x + bw) * block * step + pad)
         y1 = min(frame.shape[0], (y + bh) * block * step + pad)
         boxes.append((x0, y0, x1, y1))
-    return boxes
+    return _merge_overlapping(boxes)
+
+
+def _merge_overlapping(boxes: list[tuple[int, int, int, int]]) -> list[tuple[int, int, int, int]]:
+    """``boxes`` with every overlapping pair replaced by the box around both.
+
+    >>> _merge_overlapping([(0, 0, 10, 10), (50, 50, 60, 60), (5, 5, 20, 20)])
+    [(0, 0, 20, 20), (50, 50, 60, 60)]
+    """
+    out = [(int(a), int(b), int(c), int(d)) for a, b, c, d in boxes]
+    i = 0
+    while i < len(out):
+        a = out[i]
+        j = next(
+            (j for j in range(i + 1, len(out))
+             if a[0] < out[j][2] and out[j][0] < a[2] and a[1] < out[j][3] and out[j][1] < a[3]),
+            None,
+        )  # fmt: skip
+        if j is None:
+            i += 1
+            continue
+        b = out.pop(j)
+        out[i] = (min(a[0], b[0]), min(a[1], b[1]), max(a[2], b[2]), max(a[3], b[3]))
+        i = 0  # the bigger box may now reach an earlier one
+    return out
 
 
 # -- step 2: anchors and the lattice ------------------------------------------------------------
@@ -259,9 +300,7 @@ def _blob_pitches(frame: np.ndarray, skin: Skin, roi: tuple[int, int, int, int])
         width, height = int(np.ptp(cols)) + 1, int(np.ptp(rows)) + 1
         if width >= skin.pitch_x - 1:
             continue  # the colour reaches the cell's edges: no blob per cell
-        lo = np.clip(colour - tol, 0, 255).astype(np.uint8)
-        hi = np.clip(colour + tol, 0, 255).astype(np.uint8)
-        mask = cv2.inRange(area, lo, hi)
+        mask = _key_mask(area, skin, [colour])
         count, _, stats, _ = cv2.connectedComponentsWithStats(mask, connectivity=4)
         w, h, n = stats[1:, 2], stats[1:, 3], stats[1:, 4]
         smallest = skin.pitch_range[0] * width / skin.pitch_x
@@ -273,13 +312,58 @@ def _blob_pitches(frame: np.ndarray, skin: Skin, roi: tuple[int, int, int, int])
     return found
 
 
+def _colour_period(
+    frame: np.ndarray, skin: Skin, roi: tuple[int, int, int, int], lo: float, hi: float
+) -> float | None:
+    """How often the skin's key colours repeat from left to right in the area (px, to a
+    fraction), looked for between half of ``lo`` and ``hi``; None when they do not show.
+
+    Counting the key-colour pixels of each column gives a profile that rises and falls once
+    per cell on a board; its autocorrelation finds the period (:mod:`bot.lattice`), all in
+    one dimension, so this costs a fraction of one template match.
+    """
+    import cv2
+
+    from bot.errors import LatticeError
+    from bot.lattice import estimate_pitch, refine_pitch
+
+    x0, y0, x1, y1 = roi
+    mask = _key_mask(frame[y0:y1, x0:x1], skin)
+    profile = cv2.reduce(mask, 0, cv2.REDUCE_SUM, dtype=cv2.CV_32S)[0].astype(np.float64)
+    smallest = max(3, int(lo / 2 * 0.9))
+    if not profile.any() or profile.size < 4 * smallest:
+        return None
+    # Only the part that rises and falls from cell to cell: take away the running mean.
+    kernel = np.ones(smallest) / smallest
+    detrended = np.maximum(profile - np.convolve(profile, kernel, mode="same"), 0)
+    try:
+        coarse = estimate_pitch(detrended[None, :], smallest, int(np.ceil(hi * 1.1)))
+    except LatticeError:
+        return None
+    return refine_pitch(profile, coarse)
+
+
 def _candidate_pitches(
     skin: Skin, frame: np.ndarray | None = None, roi: tuple[int, int, int, int] | None = None
 ) -> list[tuple[float, float]]:
     """Pitches to try: the skin's desktop scalings, or for cells that grow with the window the
     pitches the colour blobs suggest (else a range from the skin's own size outwards)."""
     if not skin.scales_with_window:
-        return [(skin.pitch_x * s, skin.pitch_y * s) for s in skin.scales]
+        pitches = [(skin.pitch_x * s, skin.pitch_y * s) for s in skin.scales]
+        if frame is None or roi is None:
+            return pitches
+        lo, hi = min(p for p, _ in pitches), max(p for p, _ in pitches)
+        period = _colour_period(frame, skin, roi, lo, hi)
+        if period is None:
+            return pitches
+        # A board's key colours repeat with its cell pitch (or twice per cell): only the
+        # scalings that draw cells that wide are worth matching. None fits: no board of this
+        # skin here (another game whose colours happen to be close).
+        return [
+            (px, py)
+            for px, py in pitches
+            if any(abs(px / (k * period) - 1) <= PERIOD_SLACK for k in (1, 2))
+        ]
     if frame is not None and roi is not None:
         ratio = skin.pitch_y / skin.pitch_x
         blobs = _blob_pitches(frame, skin, roi)
@@ -322,6 +406,13 @@ def _anchor_image(skin: Skin, anchor: str, px: float, py: float) -> np.ndarray:
     return image
 
 
+def _variance(skin: Skin, anchor: str, px: float, py: float, templ: np.ndarray) -> float:
+    key = ("anchor variance", anchor, round(px, 3), round(py, 3))
+    if key not in skin.cache:
+        skin.cache[key] = float(templ.var())
+    return skin.cache[key]
+
+
 def _anchor_matches(
     gray: np.ndarray, skin: Skin, px: float, py: float
 ) -> tuple[np.ndarray, np.ndarray]:
@@ -334,16 +425,22 @@ def _anchor_matches(
         th, tw = templ.shape
         if gray.shape[0] < th or gray.shape[1] < tw:
             continue
-        variance = float(templ.var())
+        variance = _variance(skin, anchor, px, py, templ)
         if variance < 50:
             continue  # a flat anchor would match every flat area of its colour
-        result = cv2.matchTemplate(gray, templ, cv2.TM_SQDIFF) / float(templ.size)
+        result = cv2.matchTemplate(gray, templ, cv2.TM_SQDIFF)
         # Exact skins match with 0; smoothing (desktop scaling) blurs the edges, which costs a
         # small part of the template's own contrast.
-        limit = max((skin.tolerance * 0.5) ** 2, 0.3 * variance)
-        kernel = np.ones((max(3, int(py * 0.5)), max(3, int(px * 0.5))), np.uint8)
-        local_min = cv2.erode(result, kernel)
-        ys, xs = np.nonzero((result <= limit) & (result <= local_min))
+        limit = max((skin.tolerance * 0.5) ** 2, 0.3 * variance) * templ.size
+        _, below = cv2.threshold(result, limit, 255, cv2.THRESH_BINARY_INV)
+        below = below.astype(np.uint8)
+        points = None
+        if cv2.countNonZero(below):  # else nothing like the anchor here: no minima to find
+            kernel = np.ones((max(3, int(py * 0.5)), max(3, int(px * 0.5))), np.uint8)
+            minimum = cv2.compare(result, cv2.erode(result, kernel), cv2.CMP_LE)
+            points = cv2.findNonZero(cv2.bitwise_and(below, minimum))
+        points = np.empty((0, 2)) if points is None else points.reshape(-1, 2)
+        xs, ys = points[:, 0], points[:, 1]
         xs_all.append(xs.astype(float))
         ys_all.append(ys.astype(float))
         if xs.size >= 3:
@@ -508,9 +605,11 @@ def _refine_pitch(
     return fit_x, fit_y
 
 
-def _locate_skin(frame: np.ndarray, gray: np.ndarray, skin: Skin) -> _Candidate | None:
+def _locate_skin(
+    frame: np.ndarray, gray: np.ndarray, small: np.ndarray, skin: Skin
+) -> _Candidate | None:
     best: _Candidate | None = None
-    for x0, y0, x1, y1 in _regions(frame, skin):
+    for x0, y0, x1, y1 in _regions(frame, small, skin):
         roi = gray[y0:y1, x0:x1]
         for px, py in _candidate_pitches(skin, frame, (x0, y0, x1, y1)):
             xs, ys = _anchor_matches(roi, skin, px, py)
