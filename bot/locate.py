@@ -313,10 +313,10 @@ def _blob_pitches(frame: np.ndarray, skin: Skin, roi: tuple[int, int, int, int])
 
 
 def _colour_period(
-    frame: np.ndarray, skin: Skin, roi: tuple[int, int, int, int], lo: float, hi: float
+    frame: np.ndarray, skin: Skin, roi: tuple[int, int, int, int], shortest: float, longest: float
 ) -> float | None:
     """How often the skin's key colours repeat from left to right in the area (px, to a
-    fraction), looked for between half of ``lo`` and ``hi``; None when they do not show.
+    fraction), looked for between ``shortest`` and ``longest``; None when they do not show.
 
     Counting the key-colour pixels of each column gives a profile that rises and falls once
     per cell on a board; its autocorrelation finds the period (:mod:`bot.lattice`), all in
@@ -330,14 +330,14 @@ def _colour_period(
     x0, y0, x1, y1 = roi
     mask = _key_mask(frame[y0:y1, x0:x1], skin)
     profile = cv2.reduce(mask, 0, cv2.REDUCE_SUM, dtype=cv2.CV_32S)[0].astype(np.float64)
-    smallest = max(3, int(lo / 2 * 0.9))
+    smallest = max(3, int(shortest))
     if not profile.any() or profile.size < 4 * smallest:
         return None
     # Only the part that rises and falls from cell to cell: take away the running mean.
     kernel = np.ones(smallest) / smallest
     detrended = np.maximum(profile - np.convolve(profile, kernel, mode="same"), 0)
     try:
-        coarse = estimate_pitch(detrended[None, :], smallest, int(np.ceil(hi * 1.1)))
+        coarse = estimate_pitch(detrended[None, :], smallest, int(np.ceil(longest)))
     except LatticeError:
         return None
     return refine_pitch(profile, coarse)
@@ -353,7 +353,7 @@ def _candidate_pitches(
         if frame is None or roi is None:
             return pitches
         lo, hi = min(p for p, _ in pitches), max(p for p, _ in pitches)
-        period = _colour_period(frame, skin, roi, lo, hi)
+        period = _colour_period(frame, skin, roi, 0.45 * lo, 1.1 * hi)
         if period is None:
             return pitches
         # A board's key colours repeat with its cell pitch (or twice per cell): only the
@@ -366,7 +366,11 @@ def _candidate_pitches(
         ]
     if frame is not None and roi is not None:
         ratio = skin.pitch_y / skin.pitch_x
-        blobs = _blob_pitches(frame, skin, roi)
+        lo, hi = skin.pitch_range
+        period = _colour_period(frame, skin, roi, 0.9 * lo, 1.1 * hi)
+        if period is not None and lo <= period <= hi:
+            return [(period, period * ratio)]
+        blobs = _blob_pitches(frame, skin, roi)  # slower, for areas without a clear period
         return [(p, p * ratio) for p in dict.fromkeys(round(b, 1) for b in blobs)]
     lo, hi = skin.pitch_range
     pitches = [float(skin.pitch_x)]
