@@ -237,22 +237,24 @@ def _sampling_maps(
         lefts = np.array([grid.col_left(x) for x in range(grid.cols)])
         tops = np.array([grid.row_top(y) for y in range(grid.rows)])
         k = sample_step(skin)
-        jx = (skin.inset + np.arange(w) * k + 0.5) * sx - 0.5
-        jy = (skin.inset + np.arange(h) * k + 0.5) * sy - 0.5
-        # [rows, cols, h, w] sample points, flattened to one map row per cell.
-        xs = lefts[None, :, None, None] + jx[None, None, None, :]
-        ys = tops[:, None, None, None] + jy[None, None, :, None]
-        shape = (grid.rows, grid.cols, h, w)
-        xs = np.broadcast_to(xs, shape).reshape(grid.rows * grid.cols, h * w)
-        ys = np.broadcast_to(ys, shape).reshape(grid.rows * grid.cols, h * w)
+        xs = lefts[:, None] + ((skin.inset + np.arange(w) * k + 0.5) * sx - 0.5)  # [cols, w]
+        ys = tops[:, None] + ((skin.inset + np.arange(h) * k + 0.5) * sy - 0.5)  # [rows, h]
         whole = bool(np.all(np.abs(xs - np.round(xs)) < 1e-3) and
                      np.all(np.abs(ys - np.round(ys)) < 1e-3))  # fmt: skip
+        # Map row r * cols + c holds cell (c, r)'s points, h rows of w: filled by broadcasting.
+        shape = (grid.rows, grid.cols, h, w)
         if whole:
-            xs, ys = np.round(xs), np.round(ys)
-        map1, map2 = cv2.convertMaps(
-            xs.astype(np.float32), ys.astype(np.float32), cv2.CV_16SC2, nninterpolation=whole
-        )
-        maps = (map1, None if whole else map2)
+            map1 = np.empty((grid.rows * grid.cols, h * w, 2), np.int16)
+            points = map1.reshape(*shape, 2)
+            points[..., 0] = np.round(xs)[None, :, None, :]
+            points[..., 1] = np.round(ys)[:, None, :, None]
+            maps = (map1, None)
+        else:
+            fx = np.empty((grid.rows * grid.cols, h * w), np.float32)
+            fy = np.empty_like(fx)
+            fx.reshape(shape)[...] = xs[None, :, None, :]
+            fy.reshape(shape)[...] = ys[:, None, :, None]
+            maps = cv2.convertMaps(fx, fy, cv2.CV_16SC2)
         for old in [k for k in skin.cache if k[0] == "maps"][:-7]:
             del skin.cache[old]  # keep the last few grids only
         skin.cache[key] = maps
