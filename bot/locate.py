@@ -192,16 +192,28 @@ def locate_board(frame_bgr: np.ndarray, skins: Sequence[Skin] | None = None) -> 
 # -- step 1: where to look ----------------------------------------------------------------------
 
 
+def _anchor_colour(skin: Skin, anchor: str) -> np.ndarray:
+    """The most common colour of an anchor template (BGR, int16)."""
+    key = ("anchor colour", anchor)
+    colour = skin.cache.get(key)
+    if colour is None:
+        # Each BGR pixel as one number: counting those is much cheaper than rows of three.
+        bgr = skin.templates[anchor].reshape(-1, 3).astype(np.int32)
+        packed = (bgr[:, 0] << 16) | (bgr[:, 1] << 8) | bgr[:, 2]
+        values, counts = np.unique(packed, return_counts=True)
+        packed = int(values[counts.argmax()])
+        colour = np.array([packed >> 16, (packed >> 8) & 255, packed & 255], np.int16)
+        skin.cache[key] = colour
+    return colour
+
+
 def _key_colours(skin: Skin) -> list[np.ndarray]:
-    """The most common colour of each anchor template (BGR)."""
-    colours = skin.cache.get("key_colours")
-    if colours is None:
-        colours = []
-        for anchor in skin.anchors:
-            pixels = skin.templates[anchor].reshape(-1, 3)
-            values, counts = np.unique(pixels, axis=0, return_counts=True)
-            colours.append(values[counts.argmax()].astype(np.int16))
-        skin.cache["key_colours"] = colours
+    """The anchors' most common colours (BGR), each once."""
+    colours: list[np.ndarray] = []
+    for anchor in skin.anchors:
+        colour = _anchor_colour(skin, anchor)
+        if not any((colour == c).all() for c in colours):
+            colours.append(colour)
     return colours
 
 
@@ -220,8 +232,8 @@ def _key_mask(area: np.ndarray, skin: Skin, colours: list[np.ndarray] | None = N
 
 def _regions(frame: np.ndarray, small: np.ndarray, skin: Skin) -> list[tuple[int, int, int, int]]:
     """Boxes ``(x0, y0, x1, y1)`` of the frame dense in the skin's key colours (``small``: the
-    frame sampled every other pixel); boxes that overlap are merged, so a board is searched
-    once."""
+    frame sampled every other pixel); boxes that would overlap once padded are merged, so a
+    board is searched once."""
     import cv2
 
     step = 2
@@ -240,26 +252,41 @@ def _regions(frame: np.ndarray, small: np.ndarray, skin: Skin) -> list[tuple[int
     dense = (dens > 255 * 0.15).astype(np.uint8)
     dense = cv2.dilate(dense, np.ones((5, 5), np.uint8))
     count, labels, stats, _ = cv2.connectedComponentsWithStats(dense, connectivity=8)
-    boxes = []
-    largest = max(skin.pitch_range[1], max(skin.pitch_x, skin.pitch_y) * max(skin.scales))
-    pad = int(2 * largest)
+    cores = []
     for i in range(1, count):
         x, y, bw, bh, _area = stats[i]
         if bw * block * step < smallest * 2 or bh * block * step < smallest * 2:
             continue  # smaller than two cells
-        x0 = max(0, x * block * step - pad)
-        y0 = max(0, y * block * step - pad)
-        x1 = min(frame.shape[1], (x + bw) * block * step + pad)
-        y1 = min(frame.shape[0], (y + bh) * block * step + pad)
-        boxes.append((x0, y0, x1, y1))
-    return _merge_overlapping(boxes)
+        x0, y0 = x * block * step, y * block * step
+        cores.append((x0, y0, x0 + bw * block * step, y0 + bh * block * step))
+    # Areas that would share cells once padded are one area.
+    return _merge_overlapping(cores, gap=2 * _padding(skin))
 
 
-def _merge_overlapping(boxes: list[tuple[int, int, int, int]]) -> list[tuple[int, int, int, int]]:
-    """``boxes`` with every overlapping pair replaced by the box around both.
+def _padding(skin: Skin, pitch: float | None = None) -> int:
+    """How far around a dense area to search: two cells (of ``pitch``, else of the biggest
+    size the skin's cells come in), for a border row of numbers without any key colour."""
+    largest = max(skin.pitch_range[1], max(skin.pitch_x, skin.pitch_y) * max(skin.scales))
+    return int(np.ceil(2 * (largest if pitch is None else pitch)))
+
+
+def _padded(box: tuple[int, int, int, int], pad: int, frame: np.ndarray) -> tuple[int, ...]:
+    """``box`` grown by ``pad`` px on every side, inside the frame."""
+    x0, y0, x1, y1 = box
+    h, w = frame.shape[:2]
+    return max(0, x0 - pad), max(0, y0 - pad), min(w, x1 + pad), min(h, y1 + pad)
+
+
+def _merge_overlapping(
+    boxes: list[tuple[int, int, int, int]], gap: int = 0
+) -> list[tuple[int, int, int, int]]:
+    """``boxes`` with every pair closer than ``gap`` px (or overlapping) replaced by the box
+    around both.
 
     >>> _merge_overlapping([(0, 0, 10, 10), (50, 50, 60, 60), (5, 5, 20, 20)])
     [(0, 0, 20, 20), (50, 50, 60, 60)]
+    >>> _merge_overlapping([(0, 0, 10, 10), (15, 0, 20, 10)], gap=6)
+    [(0, 0, 20, 10)]
     """
     out = [(int(a), int(b), int(c), int(d)) for a, b, c, d in boxes]
     i = 0
@@ -267,7 +294,8 @@ def _merge_overlapping(boxes: list[tuple[int, int, int, int]]) -> list[tuple[int
         a = out[i]
         j = next(
             (j for j in range(i + 1, len(out))
-             if a[0] < out[j][2] and out[j][0] < a[2] and a[1] < out[j][3] and out[j][1] < a[3]),
+             if a[0] < out[j][2] + gap and out[j][0] < a[2] + gap
+             and a[1] < out[j][3] + gap and out[j][1] < a[3] + gap),
             None,
         )  # fmt: skip
         if j is None:
@@ -292,7 +320,8 @@ def _blob_pitches(frame: np.ndarray, skin: Skin, roi: tuple[int, int, int, int])
     area = frame[y0:y1, x0:x1]
     tol = max(6, skin.tolerance // 3)
     found: list[float] = []
-    for anchor, colour in zip(skin.anchors, _key_colours(skin), strict=True):
+    for anchor in skin.anchors:
+        colour = _anchor_colour(skin, anchor)
         inside = np.all(np.abs(skin.templates[anchor].astype(np.int16) - colour) <= tol, axis=2)
         cols, rows = np.nonzero(inside.any(axis=0))[0], np.nonzero(inside.any(axis=1))[0]
         if cols.size == 0:
@@ -613,9 +642,11 @@ def _locate_skin(
     frame: np.ndarray, gray: np.ndarray, small: np.ndarray, skin: Skin
 ) -> _Candidate | None:
     best: _Candidate | None = None
-    for x0, y0, x1, y1 in _regions(frame, small, skin):
-        roi = gray[y0:y1, x0:x1]
-        for px, py in _candidate_pitches(skin, frame, (x0, y0, x1, y1)):
+    for core in _regions(frame, small, skin):
+        for px, py in _candidate_pitches(skin, frame, _padded(core, _padding(skin), frame)):
+            # Matched in the dense area and two cells of this pitch around it.
+            x0, y0, x1, y1 = _padded(core, _padding(skin, max(px, py)), frame)
+            roi = gray[y0:y1, x0:x1]
             xs, ys = _anchor_matches(roi, skin, px, py)
             if xs.size < 2:
                 continue
