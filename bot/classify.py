@@ -58,7 +58,9 @@ class TemplateBank:
     w: int
 
 
-def template_bank(skin: Skin, sx: float = 1.0, sy: float = 1.0) -> TemplateBank:
+def template_bank(
+    skin: Skin, sx: float = 1.0, sy: float = 1.0, step: int | None = None
+) -> TemplateBank:
     """The skin's templates as a :class:`TemplateBank`, as they look at scale ``(sx, sy)``.
 
     At scale 1 the templates are used as they are. At other scales each template is stretched
@@ -66,13 +68,13 @@ def template_bank(skin: Skin, sx: float = 1.0, sy: float = 1.0) -> TemplateBank:
     the same points as the cells, so the blur of the edges is in the templates too. Built once
     per skin and scale.
     """
-    key = ("bank", round(sx, 3), round(sy, 3))
+    step = sample_step(skin) if step is None else step
+    key = ("bank", round(sx, 3), round(sy, 3), step)
     bank = skin.cache.get(key)
     if bank is None:
         import cv2
 
         i = skin.inset
-        step = sample_step(skin)
         h, w = len(range(0, skin.pitch_y - 2 * i, step)), len(range(0, skin.pitch_x - 2 * i, step))
         exact = abs(sx - 1) < 1e-3 and abs(sy - 1) < 1e-3
         by_class: dict[str, list[tuple[np.ndarray, np.ndarray]]] = {}
@@ -83,7 +85,7 @@ def template_bank(skin: Skin, sx: float = 1.0, sy: float = 1.0) -> TemplateBank:
             else:
                 # Smoothing moves edge pixels by up to the local contrast: tolerate that much
                 # more there, and stay strict on flat areas (which keep their exact colour).
-                inner = _stretched_sample(image, skin, sx, sy)
+                inner = _stretched_sample(image, skin, sx, sy, step)
                 kernel = np.ones((3, 3), np.uint8)
                 grad = cv2.morphologyEx(inner, cv2.MORPH_GRADIENT, kernel)
                 tol = np.clip(grad.astype(np.int16) // 4 + skin.tolerance, 0, 255).astype(np.uint8)
@@ -129,7 +131,7 @@ def _ignores_ring(skin: Skin) -> bool:
     return skin.meta.get("match", {}).get("scaled_edges", "tiled") == "neighbour"
 
 
-def _stretched_sample(image: np.ndarray, skin: Skin, sx: float, sy: float) -> np.ndarray:
+def _stretched_sample(image: np.ndarray, skin: Skin, sx: float, sy: float, step: int) -> np.ndarray:
     """``image`` stretched by ``(sx, sy)`` and sampled where :func:`sample_cells` samples."""
     import cv2
 
@@ -143,7 +145,6 @@ def _stretched_sample(image: np.ndarray, skin: Skin, sx: float, sy: float) -> np
         size = (max(6, round(3 * skin.pitch_x * sx)), max(6, round(3 * skin.pitch_y * sy)))
         big = cv2.resize(np.tile(image, (3, 3, 1)), size, interpolation=interp)
         ox, oy = skin.pitch_x * sx, skin.pitch_y * sy  # where the middle copy starts
-    step = sample_step(skin)
     cols = np.arange(0, skin.pitch_x - 2 * skin.inset, step)
     rows = np.arange(0, skin.pitch_y - 2 * skin.inset, step)
     w, h = cols.size, rows.size
@@ -178,10 +179,15 @@ def cell_scale(grid: Grid, skin: Skin) -> tuple[float, float]:
 
 
 def sample_cells(
-    frame_bgr: np.ndarray, grid: Grid, skin: Skin, out: np.ndarray | None = None
+    frame_bgr: np.ndarray,
+    grid: Grid,
+    skin: Skin,
+    out: np.ndarray | None = None,
+    step: int | None = None,
 ) -> np.ndarray:
     """Every cell's sampled pixels, ``[rows * cols, h * w * 3]`` uint8, row by row (written
-    into ``out`` when given, an array of that shape).
+    into ``out`` when given, an array of that shape); every ``step``-th pixel each way
+    (default: the skin's :func:`sample_step`).
 
     Sample ``j`` of a cell sits where pixel ``inset + j`` of the skin's template would be once the
     template is stretched to the grid's pitch.
@@ -189,7 +195,8 @@ def sample_cells(
     import cv2
 
     sx, sy = cell_scale(grid, skin)
-    bank = template_bank(skin, sx, sy)
+    step = sample_step(skin) if step is None else step
+    bank = template_bank(skin, sx, sy, step)
     n = grid.rows * grid.cols
     if out is None:
         out = np.empty((n, bank.h * bank.w * 3), np.uint8)
@@ -198,11 +205,11 @@ def sample_cells(
     if fast is not None:
         # Scale 1 on a whole-pixel lattice: the cells are a reshape of one crop, no resampling.
         i = skin.inset
-        k = sample_step(skin)
+        k = step
         cells = fast[:, i : skin.pitch_y - i : k, :, i : skin.pitch_x - i : k]
         out.reshape(grid.rows, grid.cols, bank.h, bank.w, 3)[...] = cells.transpose(0, 2, 1, 3, 4)
         return out
-    maps = _sampling_maps(grid, skin, sx, sy, bank.h, bank.w)
+    maps = _sampling_maps(grid, skin, (sx, sy), (bank.h, bank.w), step)
     # One remap straight into cell-major order (map row i holds cell i's sample points), so no
     # reshuffle follows; a BGRA frame (mss) is remapped as it is and its alpha dropped after.
     channels = frame.shape[2]
@@ -223,7 +230,7 @@ def sample_cells(
 
 
 def _sampling_maps(
-    grid: Grid, skin: Skin, sx: float, sy: float, h: int, w: int
+    grid: Grid, skin: Skin, scale: tuple[float, float], size: tuple[int, int], k: int
 ) -> tuple[np.ndarray, np.ndarray | None]:
     """:func:`cv2.remap` maps ``[cells, h * w]`` of the grid's sample points, built once per grid
     (the same grid is read frame after frame); the second map is None when every point is a
@@ -231,12 +238,12 @@ def _sampling_maps(
     is then the same picture at a third of the cost."""
     import cv2
 
-    key = ("maps", grid, round(sx, 6), round(sy, 6))
+    (sx, sy), (h, w) = scale, size
+    key = ("maps", grid, round(sx, 6), round(sy, 6), k)
     maps = skin.cache.get(key)
     if maps is None:
         lefts = np.array([grid.col_left(x) for x in range(grid.cols)])
         tops = np.array([grid.row_top(y) for y in range(grid.rows)])
-        k = sample_step(skin)
         xs = lefts[:, None] + ((skin.inset + np.arange(w) * k + 0.5) * sx - 0.5)  # [cols, w]
         ys = tops[:, None] + ((skin.inset + np.arange(h) * k + 0.5) * sy - 0.5)  # [rows, h]
         whole = bool(np.all(np.abs(xs - np.round(xs)) < 1e-3) and
@@ -293,15 +300,21 @@ def _whole_pixel_block(
 
 
 def classify_samples(
-    samples: np.ndarray, skin: Skin, sx: float = 1.0, sy: float = 1.0, lookup: bool = True
+    samples: np.ndarray,
+    skin: Skin,
+    sx: float = 1.0,
+    sy: float = 1.0,
+    lookup: bool = True,
+    step: int | None = None,
 ) -> tuple[np.ndarray, ...]:
     """Classify sampled cells ``[N, D]``: ``(class index, confidence, margin, distance)``, each
     ``[N]``.
 
     Games that draw cells pixel-exactly repeat a few pictures: with ``lookup``, a cell identical
-    to a template (at scale 1) is looked up; only the others are compared.
+    to a template (at scale 1) is looked up; only the others are compared. ``step``: as the
+    samples were taken (:func:`sample_cells`).
     """
-    bank = template_bank(skin, sx, sy)
+    bank = template_bank(skin, sx, sy, step)
     exact = lookup and abs(sx - 1) < 1e-3 and abs(sy - 1) < 1e-3
     table = _exact_table(skin, bank) if exact else {}
     if not table:
@@ -441,19 +454,25 @@ def skin_tolerance(skin: Skin) -> int:
     return skin.tolerance
 
 
-def classify_cells(frame_bgr: np.ndarray, grid: Grid, skin: Skin) -> CellScores:
-    """Classify every cell of ``grid`` in ``frame_bgr`` (BGR or BGRA)."""
+def classify_cells(
+    frame_bgr: np.ndarray, grid: Grid, skin: Skin, step: int | None = None
+) -> CellScores:
+    """Classify every cell of ``grid`` in ``frame_bgr`` (BGR or BGRA), comparing every
+    ``step``-th pixel each way (default: the skin's :func:`sample_step`; the locator looks at
+    big cells more sparsely, the reader never does)."""
     sx, sy = cell_scale(grid, skin)
-    bank = template_bank(skin, sx, sy)
+    step = sample_step(skin) if step is None else step
+    bank = template_bank(skin, sx, sy, step)
     samples = sample_cells(
         frame_bgr,
         grid,
         skin,
         out=_scratch(skin, "samples", (grid.rows * grid.cols, bank.u8.shape[1])),
+        step=step,
     )
     # On an uneven lattice the narrower cells cannot equal a template: no lookups to waste.
     even = not (grid.col_offsets or grid.row_offsets)
-    win, conf, margin, distance = classify_samples(samples, skin, sx, sy, lookup=even)
+    win, conf, margin, distance = classify_samples(samples, skin, sx, sy, even, step)
     shape = (grid.rows, grid.cols)
     return CellScores(
         chars=bank.chars[win].reshape(shape),

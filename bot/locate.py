@@ -24,7 +24,7 @@ from dataclasses import dataclass, replace
 
 import numpy as np
 
-from bot.classify import classify_cells
+from bot.classify import cell_scale, classify_cells, sample_step
 from bot.errors import BoardNotFoundError
 from bot.skins import Skin, load_skins
 
@@ -555,7 +555,12 @@ def _extent(
         return None
     kx, ky = kx[inside], ky[inside]
     # Classify a window around the seeds, widened while the board reaches its edge (cheaper
-    # than the whole search area).
+    # than the whole search area). Finding the board needs no pixel-by-pixel look at big
+    # cells drawn at the skin's own size: about 16 samples across each (the reader then
+    # compares every pixel). Stretched cells keep every pixel: their blurred edges already
+    # cost some of each cell's score.
+    own_size = cell_scale(_grid(fx, fy, px, py, 0, 0, 0, 0), skin) == (1.0, 1.0)
+    step = max(sample_step(skin), int(min(px, py) // 16)) if own_size else sample_step(skin)
     wx0, wy0 = max(kx0, kx.min() - 2), max(ky0, ky.min() - 2)
     wx1, wy1 = min(kx1, kx.max() + 2), min(ky1, ky.max() + 2)
     for _ in range(50):
@@ -564,7 +569,7 @@ def _extent(
             col_offsets=col_off[wx0 - kx0 : wx1 - kx0 + 1],
             row_offsets=row_off[wy0 - ky0 : wy1 - ky0 + 1],
         )
-        scores = classify_cells(frame, grid, skin)
+        scores = classify_cells(frame, grid, skin, step)
         # Stricter than reading: a cell must match clearly to extend the board, so look-alike
         # areas next to it (a margin of the same grey) stay out; the reader judges every cell.
         sure = (1 + skin.min_confidence) / 2
