@@ -23,7 +23,7 @@ from __future__ import annotations
 import re
 import time
 from collections.abc import Callable, Sequence
-from dataclasses import asdict, dataclass, field, replace
+from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any, Protocol
 
@@ -38,8 +38,8 @@ from solver.errors import MinebotError
 
 Position = tuple[int, int]
 
-#: Errors that mean "this frame cannot be trusted" (re-read), as opposed to "stop now".
-_STOP_ERRORS = (MouseError, WindowError, ProgramError, PlayError)
+#: Errors that mean "stop now", as opposed to "this frame cannot be trusted" (re-read).
+STOP_ERRORS = (MouseError, WindowError, ProgramError, PlayError)
 
 
 class _Unclear(Exception):
@@ -287,7 +287,10 @@ class Player:
         self.mines = mines
         self.watch = watch
         self.park = park
-        self.restart = restart or restart_from_skin
+        if restart is None:
+            # Imported here: bot.restart builds on this module.
+            from bot.restart import restart_from_skin as restart
+        self.restart = restart
         self.log_dir = log_dir
         self.timing = timing
         self.out = out
@@ -384,7 +387,7 @@ class Player:
                 if not want_plan:
                     return frame, reading, []
                 return frame, reading, self.plan(reading.board, self.mine_count(reading))
-            except _STOP_ERRORS:
+            except STOP_ERRORS:
                 raise
             except (MinebotError, _Unclear) as exc:
                 # The window may have moved or been covered: that says more than a bad read.
@@ -587,234 +590,3 @@ class Player:
                 frame, reading = self._last
                 self.restart(self, frame, reading)
         return summary
-
-
-def restart_point(spec: dict[str, Any], grid: Any, scale: float) -> tuple[float, float]:
-    """The frame point of a restart click described relative to the board: fractions of the
-    board's width/height plus offsets in skin pixels (times the located scale), or in screen
-    pixels with ``"units": "pixels"``.
-
-    >>> class G: bounds = (16, 81, 646, 417)
-    >>> restart_point({"x_fraction": 0.5, "y_offset": -40}, G(), 1.0)
-    (331.0, 41.0)
-    >>> restart_point({"x_fraction": 1, "x_offset": 100, "units": "pixels"}, G(), 2.0)
-    (746.0, 81.0)
-    """
-    left, top, right, bottom = grid.bounds
-    x = left + float(spec.get("x_fraction", 0.0)) * (right - left)
-    y = top + float(spec.get("y_fraction", 0.0)) * (bottom - top)
-    dx, dy = float(spec.get("x_offset", 0.0)), float(spec.get("y_offset", 0.0))
-    if spec.get("units") == "pixels":
-        scale = 1.0  # a widget that does not grow with the cells (a toolkit button)
-    return x + dx * scale, y + dy * scale
-
-
-def find_button(
-    image: np.ndarray, button: np.ndarray, threshold: float = 0.05
-) -> tuple[float, float]:
-    """Centre (frame pixels) of the best match of the picture ``button`` in ``image``.
-
-    >>> img = np.zeros((40, 60, 3), np.uint8); img[10:20, 30:50] = (0, 0, 255)
-    >>> img[12:14, 35:45] = 255
-    >>> find_button(img, img[8:22, 28:52].copy())
-    (40.0, 15.0)
-    """
-    import cv2
-
-    bh, bw = button.shape[:2]
-    if image.shape[0] < bh or image.shape[1] < bw:
-        raise PlayError("the restart button's picture is larger than the window")
-    scores = cv2.matchTemplate(image, button, cv2.TM_SQDIFF_NORMED)
-    best, _, (x, y), _ = cv2.minMaxLoc(scores)
-    if best > threshold:
-        raise PlayError(f"the restart button is not on screen (best match {best:.3f})")
-    return x + bw / 2, y + bh / 2
-
-
-def restart_spec(player: Player) -> tuple[dict[str, Any], Path | None]:
-    """How to restart: the skin's ``"restart"`` (skin.json), else the launcher's own
-    (``"restart"`` in program.json); with the folder a ``"button"`` picture is in."""
-    skin = player.located.skin
-    spec = dict(skin.meta.get("restart", {}) or {})
-    if any(k in spec for k in ("key", "click", "button")):
-        return spec, getattr(skin, "folder", None)
-    if player.fallback_restart:
-        return dict(player.fallback_restart), getattr(skin, "folder", None)
-    return spec, None
-
-
-def restart_from_skin(player: Player, frame: Frame, reading: Any) -> None:
-    """Start a new game the way the metadata says (see :func:`restart_spec`): a key or key
-    combination (``{"key": "n"}``, ``{"key": "ctrl+n"}``), a click relative to the board
-    (``{"click": {"x_fraction": 0.5, "y_offset": -40}}``) or a click on a button found by its
-    picture (``{"button": "restart.png"}``); then wait until the board has changed and reads as
-    a game in play."""
-    located = player.located
-    spec, folder = restart_spec(player)
-    if player.mouse is None:
-        raise PlayError("cannot restart the game without a mouse")
-    before = board_crop(frame.image, located.grid)
-    player.check_window()
-    if "key" in spec:
-        player.park_pointer()  # focus follows the pointer on a bare X server: keep it inside
-        player.mouse.press(str(spec["key"]))
-    elif "click" in spec or "button" in spec:
-        if "click" in spec:
-            scale = float(getattr(located, "scale", 1.0))
-            fx, fy = restart_point(spec["click"], located.grid, scale)
-        else:
-            import cv2
-
-            path = (folder or Path(".")) / str(spec["button"])
-            picture = cv2.imread(str(path), cv2.IMREAD_COLOR)
-            if picture is None:
-                raise PlayError(f"{path}: cannot read the restart button's picture")
-            fx, fy = find_button(frame.image, picture)
-        player.board_mouse(frame).click_frame_point(fx, fy)
-        player.park_pointer()
-    else:
-        raise PlayError(
-            f"skin {located.skin.name!r} does not say how to restart a game "
-            '(skin.json needs a "restart" with a "key", a "click" or a "button")'
-        )
-    new, changed = player.settle(before)
-    if not changed:
-        raise PlayError(f"the {located.skin.name} game did not restart: the board did not change")
-    for _ in range(player.timing.reread_tries):
-        new, reading_now, plan = player.read(new, want_plan=False)
-        if plan is not None:
-            return
-        new, _ = player.settle(board_crop(new.image, located.grid))
-    raise PlayError(f"the {located.skin.name} game did not restart: still {reading_now.state}")
-
-
-# --- putting it together on a real screen -------------------------------------------------
-
-
-@dataclass
-class Attached:
-    """A board found on the real screen, ready to play: the player, the skin and the window."""
-
-    player: Player
-    skin: Any
-    window: Any  # WindowInfo or None when no window system is available
-    frame: Frame
-
-
-def find_game_window(board_desktop: Region) -> tuple[Any, Any]:
-    """The top-most X11 window holding the board (and the window backend), or (None, None)
-    where there is no X11 window system to ask."""
-    import os
-    import sys
-
-    if not sys.platform.startswith("linux") or not os.environ.get("DISPLAY"):
-        return None, None
-    from bot.window import X11Windows
-
-    try:
-        backend = X11Windows()
-    except WindowError:
-        return None, None
-    holders = [w for w in backend.windows() if w.region.contains(board_desktop)]
-    if not holders:
-        return None, backend
-    return holders[-1], backend
-
-
-def locate_when_drawn(
-    capture: Any, region: Region | None, reader: Reader, skins: Any, timeout: float
-) -> tuple[Frame, Any]:
-    """Wait until ``region`` stops changing (a window just opened or resized draws in steps),
-    then find the board; keep trying until ``timeout`` seconds have passed."""
-    deadline = time.monotonic() + timeout
-    previous: np.ndarray | None = None
-    while True:
-        frame = capture.grab(region)
-        drawn = previous is not None and np.array_equal(previous, frame.image)
-        if drawn or time.monotonic() >= deadline:
-            try:
-                return frame, reader.locate(frame.image, skins)
-            except _STOP_ERRORS:
-                raise
-            except MinebotError:
-                if time.monotonic() >= deadline:
-                    raise
-        previous = frame.image
-        time.sleep(0.05)
-
-
-def attach(
-    capture: Any,
-    mouse: Mouse | None,
-    *,
-    skins: Sequence[Any] | None = None,
-    window: Any = None,
-    program: Any = None,
-    reader: Reader | None = None,
-    timeout: float = 5.0,
-    **player_options: Any,
-) -> Attached:
-    """Find a board on the screen (any monitor, or inside ``window`` when given), the window
-    holding it, the mouse mapping and where to park the pointer; return a ready :class:`Player`.
-
-    ``program`` (a :class:`bot.programs.Program`, when the caller launched the game) parks the
-    pointer before the first look; ``timeout`` is how long a window just opened may take to
-    draw a board.
-    """
-    from bot.mouse import measure_mapping
-    from bot.window import WindowWatch
-
-    reader = reader or Reader.default()
-    backend = None
-    if window is not None and program is not None and mouse is not None:
-        # Before the first look: the pointer off the board (hover highlight, pause quirks).
-        mapping = measure_mapping(capture.monitors, mouse.size())
-        mouse.move(*mapping.to_mouse(*program.park_point(window)))
-    if window is None:
-        desktop, located = locate_when_drawn(capture, None, reader, skins, timeout)
-        left, top, right, bottom = located.grid.bounds
-        (dl, dt), (dr, db) = desktop.to_desktop(left, top), desktop.to_desktop(right, bottom)
-        board_desktop = Region(int(dl), int(dt), max(1, int(dr - dl)), max(1, int(db - dt)))
-        window, backend = find_game_window(board_desktop)
-    else:
-        from bot.window import X11Windows
-
-        backend = X11Windows()
-    region = window.region if window is not None else capture.monitors[0]
-    frame, located = locate_when_drawn(capture, region, reader, skins, timeout)
-    watch = None
-    if window is not None and backend is not None:
-        left, top, right, bottom = located.grid.bounds
-        (dl, dt), (dr, db) = frame.to_desktop(left, top), frame.to_desktop(right, bottom)
-        area = Region(int(dl), int(dt), max(1, int(dr - dl)), max(1, int(db - dt)))
-        watch = WindowWatch(backend, window, area)
-        watch.check()  # covered already: say so before anything else
-    park = None
-    if program is None:
-        try:
-            from bot.programs import load_program
-
-            program = load_program(located.skin.name)
-        except ProgramError:
-            program = None  # no program description: leave the pointer where clicks put it
-    if program is not None and window is not None:
-        park = program.park_point(window)
-    mapping = measure_mapping(capture.monitors, mouse.size()) if mouse else MouseMapping()
-    player = Player(
-        capture,
-        region,
-        mouse,
-        mapping,
-        reader=reader,
-        skins=[located.skin],
-        watch=watch,
-        park=park,
-        **player_options,
-    )
-    player.located = located
-    if program is not None:
-        player.fallback_restart = program.restart
-        player.dialogs = program.dialogs
-        if program.settle_quiet is not None:
-            player.timing = replace(player.timing, quiet=program.settle_quiet)
-    return Attached(player, located.skin, window, frame)

@@ -454,7 +454,7 @@ class SkinStub:
 
 
 def test_restart_by_key_and_by_click_relative_to_the_board():
-    from bot.play import restart_from_skin
+    from bot.restart import restart_from_skin
 
     for spec in ({"key": "n"}, {"click": {"x_fraction": 0.5, "y_offset": -2}}):
         world = World(8, 8, 1, seed=5)
@@ -488,7 +488,7 @@ def test_restart_by_key_and_by_click_relative_to_the_board():
 
 
 def test_restart_without_instructions_is_a_clear_error():
-    from bot.play import restart_from_skin
+    from bot.restart import restart_from_skin
 
     world = World(8, 8, 1, seed=5)
     player, _ = make_player(world)
@@ -558,7 +558,7 @@ def test_a_known_dialog_over_the_board_is_dismissed_an_unknown_one_stops():
 
 
 def test_locate_waits_until_a_new_window_is_drawn():
-    from bot.play import locate_when_drawn
+    from bot.attach import locate_when_drawn
 
     world = World(8, 8, 1, seed=5)
     frames = {"n": 0}
@@ -581,7 +581,7 @@ def test_locate_waits_until_a_new_window_is_drawn():
 
 
 def test_locate_gives_up_after_the_timeout_with_the_readers_error():
-    from bot.play import locate_when_drawn
+    from bot.attach import locate_when_drawn
 
     world = World(8, 8, 1, seed=5)
 

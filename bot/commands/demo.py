@@ -69,10 +69,10 @@ def run(args: argparse.Namespace) -> int:
         # Everything that talks to X (mss, pyautogui) is set up only now, on the new display.
         import cv2
 
+        from bot.attach import attach
         from bot.capture import ScreenCapture
         from bot.commands.play import report, skins_for
         from bot.mouse import Mouse
-        from bot.play import attach
 
         out(f"virtual display {display.name}: {args.skin} {cols}x{rows} with {mines} mines")
         with ScreenCapture() as capture:

@@ -61,8 +61,8 @@ def run(args: argparse.Namespace) -> int:
     with ScreenCapture() as capture:
         if args.hint:
             return hint(capture, skins, args)
+        from bot.attach import attach
         from bot.mouse import Mouse
-        from bot.play import attach
 
         out = (lambda line: print(line, file=sys.stderr)) if args.json else print
         attached = attach(
@@ -86,7 +86,7 @@ def report(summary, as_json: bool) -> None:
 
 def hint(capture, skins, args: argparse.Namespace) -> int:
     """Read the board once, print the move the bot would make, write the overlay."""
-    from bot.play import attach
+    from bot.attach import attach
 
     attached = attach(capture, None, skins=skins, mines=args.mines)
     player = attached.player

@@ -32,7 +32,7 @@ def skin_or_skip(name: str):
 
 
 def play(game, capture, mouse, skin, mines, games, **options):
-    from bot.play import attach
+    from bot.attach import attach
 
     lines: list[str] = []
     attached = attach(

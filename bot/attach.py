@@ -1,0 +1,147 @@
+"""Attaching to a game already on the real screen: find the board, the window holding it, the
+mouse mapping and where to park the pointer, and hand back a ready :class:`bot.play.Player`.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass, replace
+from typing import Any
+
+import numpy as np
+
+from bot.capture import Frame, Region
+from bot.errors import ProgramError, WindowError
+from bot.mouse import Mouse, MouseMapping
+from bot.play import STOP_ERRORS, Player, Reader
+from solver.errors import MinebotError
+
+
+@dataclass
+class Attached:
+    """A board found on the real screen, ready to play: the player, the skin and the window."""
+
+    player: Player
+    skin: Any
+    window: Any  # WindowInfo or None when no window system is available
+    frame: Frame
+
+
+def find_game_window(board_desktop: Region) -> tuple[Any, Any]:
+    """The top-most X11 window holding the board (and the window backend), or (None, None)
+    where there is no X11 window system to ask."""
+    import os
+    import sys
+
+    if not sys.platform.startswith("linux") or not os.environ.get("DISPLAY"):
+        return None, None
+    from bot.window import X11Windows
+
+    try:
+        backend = X11Windows()
+    except WindowError:
+        return None, None
+    holders = [w for w in backend.windows() if w.region.contains(board_desktop)]
+    if not holders:
+        return None, backend
+    return holders[-1], backend
+
+
+def locate_when_drawn(
+    capture: Any, region: Region | None, reader: Reader, skins: Any, timeout: float
+) -> tuple[Frame, Any]:
+    """Wait until ``region`` stops changing (a window just opened or resized draws in steps),
+    then find the board; keep trying until ``timeout`` seconds have passed."""
+    deadline = time.monotonic() + timeout
+    previous: np.ndarray | None = None
+    while True:
+        frame = capture.grab(region)
+        drawn = previous is not None and np.array_equal(previous, frame.image)
+        if drawn or time.monotonic() >= deadline:
+            try:
+                return frame, reader.locate(frame.image, skins)
+            except STOP_ERRORS:
+                raise
+            except MinebotError:
+                if time.monotonic() >= deadline:
+                    raise
+        previous = frame.image
+        time.sleep(0.05)
+
+
+def attach(
+    capture: Any,
+    mouse: Mouse | None,
+    *,
+    skins: Sequence[Any] | None = None,
+    window: Any = None,
+    program: Any = None,
+    reader: Reader | None = None,
+    timeout: float = 5.0,
+    **player_options: Any,
+) -> Attached:
+    """Find a board on the screen (any monitor, or inside ``window`` when given), the window
+    holding it, the mouse mapping and where to park the pointer; return a ready :class:`Player`.
+
+    ``program`` (a :class:`bot.programs.Program`, when the caller launched the game) parks the
+    pointer before the first look; ``timeout`` is how long a window just opened may take to
+    draw a board.
+    """
+    from bot.mouse import measure_mapping
+    from bot.window import WindowWatch
+
+    reader = reader or Reader.default()
+    backend = None
+    if window is not None and program is not None and mouse is not None:
+        # Before the first look: the pointer off the board (hover highlight, pause quirks).
+        mapping = measure_mapping(capture.monitors, mouse.size())
+        mouse.move(*mapping.to_mouse(*program.park_point(window)))
+    if window is None:
+        desktop, located = locate_when_drawn(capture, None, reader, skins, timeout)
+        left, top, right, bottom = located.grid.bounds
+        (dl, dt), (dr, db) = desktop.to_desktop(left, top), desktop.to_desktop(right, bottom)
+        board_desktop = Region(int(dl), int(dt), max(1, int(dr - dl)), max(1, int(db - dt)))
+        window, backend = find_game_window(board_desktop)
+    else:
+        from bot.window import X11Windows
+
+        backend = X11Windows()
+    region = window.region if window is not None else capture.monitors[0]
+    frame, located = locate_when_drawn(capture, region, reader, skins, timeout)
+    watch = None
+    if window is not None and backend is not None:
+        left, top, right, bottom = located.grid.bounds
+        (dl, dt), (dr, db) = frame.to_desktop(left, top), frame.to_desktop(right, bottom)
+        area = Region(int(dl), int(dt), max(1, int(dr - dl)), max(1, int(db - dt)))
+        watch = WindowWatch(backend, window, area)
+        watch.check()  # covered already: say so before anything else
+    park = None
+    if program is None:
+        try:
+            from bot.programs import load_program
+
+            program = load_program(located.skin.name)
+        except ProgramError:
+            program = None  # no program description: leave the pointer where clicks put it
+    if program is not None and window is not None:
+        park = program.park_point(window)
+    mapping = measure_mapping(capture.monitors, mouse.size()) if mouse else MouseMapping()
+    player = Player(
+        capture,
+        region,
+        mouse,
+        mapping,
+        reader=reader,
+        skins=[located.skin],
+        watch=watch,
+        park=park,
+        **player_options,
+    )
+    player.located = located
+    if program is not None:
+        player.fallback_restart = program.restart
+        player.dialogs = program.dialogs
+        if program.settle_quiet is not None:
+            player.timing = replace(player.timing, quiet=program.settle_quiet)
+    return Attached(player, located.skin, window, frame)

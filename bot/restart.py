@@ -1,0 +1,120 @@
+"""Starting the next game: the way the skin (or the launcher's program.json) says.
+
+A restart is a key (``{"key": "n"}``), a click placed relative to the board
+(``{"click": {"x_fraction": 0.5, "y_offset": -40}}``, see :func:`restart_point`) or a click on
+a button found by its picture (``{"button": "restart.png"}``, see :func:`find_button`).
+:func:`restart_from_skin` is what :class:`bot.play.Player` calls between games.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
+
+from bot.capture import Frame
+from bot.errors import PlayError
+from bot.play import board_crop
+
+if TYPE_CHECKING:
+    from bot.play import Player
+
+
+def restart_point(spec: dict[str, Any], grid: Any, scale: float) -> tuple[float, float]:
+    """The frame point of a restart click described relative to the board: fractions of the
+    board's width/height plus offsets in skin pixels (times the located scale), or in screen
+    pixels with ``"units": "pixels"``.
+
+    >>> class G: bounds = (16, 81, 646, 417)
+    >>> restart_point({"x_fraction": 0.5, "y_offset": -40}, G(), 1.0)
+    (331.0, 41.0)
+    >>> restart_point({"x_fraction": 1, "x_offset": 100, "units": "pixels"}, G(), 2.0)
+    (746.0, 81.0)
+    """
+    left, top, right, bottom = grid.bounds
+    x = left + float(spec.get("x_fraction", 0.0)) * (right - left)
+    y = top + float(spec.get("y_fraction", 0.0)) * (bottom - top)
+    dx, dy = float(spec.get("x_offset", 0.0)), float(spec.get("y_offset", 0.0))
+    if spec.get("units") == "pixels":
+        scale = 1.0  # a widget that does not grow with the cells (a toolkit button)
+    return x + dx * scale, y + dy * scale
+
+
+def find_button(
+    image: np.ndarray, button: np.ndarray, threshold: float = 0.05
+) -> tuple[float, float]:
+    """Centre (frame pixels) of the best match of the picture ``button`` in ``image``.
+
+    >>> img = np.zeros((40, 60, 3), np.uint8); img[10:20, 30:50] = (0, 0, 255)
+    >>> img[12:14, 35:45] = 255
+    >>> find_button(img, img[8:22, 28:52].copy())
+    (40.0, 15.0)
+    """
+    import cv2
+
+    bh, bw = button.shape[:2]
+    if image.shape[0] < bh or image.shape[1] < bw:
+        raise PlayError("the restart button's picture is larger than the window")
+    scores = cv2.matchTemplate(image, button, cv2.TM_SQDIFF_NORMED)
+    best, _, (x, y), _ = cv2.minMaxLoc(scores)
+    if best > threshold:
+        raise PlayError(f"the restart button is not on screen (best match {best:.3f})")
+    return x + bw / 2, y + bh / 2
+
+
+def restart_spec(player: Player) -> tuple[dict[str, Any], Path | None]:
+    """How to restart: the skin's ``"restart"`` (skin.json), else the launcher's own
+    (``"restart"`` in program.json); with the folder a ``"button"`` picture is in."""
+    skin = player.located.skin
+    spec = dict(skin.meta.get("restart", {}) or {})
+    if any(k in spec for k in ("key", "click", "button")):
+        return spec, getattr(skin, "folder", None)
+    if player.fallback_restart:
+        return dict(player.fallback_restart), getattr(skin, "folder", None)
+    return spec, None
+
+
+def restart_from_skin(player: Player, frame: Frame, reading: Any) -> None:
+    """Start a new game the way the metadata says (see :func:`restart_spec`): a key or key
+    combination (``{"key": "n"}``, ``{"key": "ctrl+n"}``), a click relative to the board
+    (``{"click": {"x_fraction": 0.5, "y_offset": -40}}``) or a click on a button found by its
+    picture (``{"button": "restart.png"}``); then wait until the board has changed and reads as
+    a game in play."""
+    located = player.located
+    spec, folder = restart_spec(player)
+    if player.mouse is None:
+        raise PlayError("cannot restart the game without a mouse")
+    before = board_crop(frame.image, located.grid)
+    player.check_window()
+    if "key" in spec:
+        player.park_pointer()  # focus follows the pointer on a bare X server: keep it inside
+        player.mouse.press(str(spec["key"]))
+    elif "click" in spec or "button" in spec:
+        if "click" in spec:
+            scale = float(getattr(located, "scale", 1.0))
+            fx, fy = restart_point(spec["click"], located.grid, scale)
+        else:
+            import cv2
+
+            path = (folder or Path(".")) / str(spec["button"])
+            picture = cv2.imread(str(path), cv2.IMREAD_COLOR)
+            if picture is None:
+                raise PlayError(f"{path}: cannot read the restart button's picture")
+            fx, fy = find_button(frame.image, picture)
+        player.board_mouse(frame).click_frame_point(fx, fy)
+        player.park_pointer()
+    else:
+        raise PlayError(
+            f"skin {located.skin.name!r} does not say how to restart a game "
+            '(skin.json needs a "restart" with a "key", a "click" or a "button")'
+        )
+    new, changed = player.settle(before)
+    if not changed:
+        raise PlayError(f"the {located.skin.name} game did not restart: the board did not change")
+    for _ in range(player.timing.reread_tries):
+        new, reading_now, plan = player.read(new, want_plan=False)
+        if plan is not None:
+            return
+        new, _ = player.settle(board_crop(new.image, located.grid))
+    raise PlayError(f"the {located.skin.name} game did not restart: still {reading_now.state}")
