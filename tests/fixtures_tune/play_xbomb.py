@@ -57,10 +57,10 @@ def _play(games: int, log_dir: Path | None, display: int, out):
         VirtualDisplay(display=display) as screen,
         RunningGame(program, 30, 16, 99, screen.env) as game,
     ):
+        from bot.attach import attach
         from bot.capture import ScreenCapture
         from bot.commands.play import skins_for
         from bot.mouse import Mouse
-        from bot.play import attach
 
         with ScreenCapture() as capture:
             attached = attach(
