@@ -15,6 +15,7 @@ pitches from desktop scaling work), then compared with every template in two ste
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
@@ -454,6 +455,35 @@ def skin_tolerance(skin: Skin) -> int:
     return skin.tolerance
 
 
+def _classify_changed(
+    samples: np.ndarray,
+    skin: Skin,
+    key: object,
+    classify: Callable[[np.ndarray], tuple[np.ndarray, ...]],
+) -> tuple[np.ndarray, ...]:
+    """``classify(samples)``, reusing the results of the last call with the same ``key`` (grid)
+    for the cells whose samples have not changed since: a game's window is read frame after
+    frame and between two frames most cells stay as they were. The same samples always give
+    the same result, so this changes nothing but the time."""
+    import cv2
+
+    last = skin.cache.get(("last frame",))
+    if last is not None and last[0] == key and last[1].shape == samples.shape:
+        delta = _scratch(skin, "delta", samples.shape)
+        cv2.absdiff(samples, last[1], dst=delta)
+        changed = cv2.reduce(delta, 1, cv2.REDUCE_SUM, dtype=cv2.CV_32S)[:, 0] > 0
+        results = tuple(r.copy() for r in last[2])
+        if changed.any():
+            for old, new in zip(results, classify(samples[changed]), strict=True):
+                old[changed] = new
+        np.copyto(last[1], samples)
+    else:
+        results = classify(samples)
+        last = (key, samples.copy(), ())
+    skin.cache[("last frame",)] = (key, last[1], tuple(r.copy() for r in results))
+    return results
+
+
 def classify_cells(
     frame_bgr: np.ndarray, grid: Grid, skin: Skin, step: int | None = None
 ) -> CellScores:
@@ -472,7 +502,9 @@ def classify_cells(
     )
     # On an uneven lattice the narrower cells cannot equal a template: no lookups to waste.
     even = not (grid.col_offsets or grid.row_offsets)
-    win, conf, margin, distance = classify_samples(samples, skin, sx, sy, even, step)
+    win, conf, margin, distance = _classify_changed(
+        samples, skin, (grid, step), lambda part: classify_samples(part, skin, sx, sy, even, step)
+    )
     shape = (grid.rows, grid.cols)
     return CellScores(
         chars=bank.chars[win].reshape(shape),

@@ -391,8 +391,9 @@ def _candidate_pitches(
         # skin here (another game whose colours happen to be close).
         return [
             (px, py)
+            for k in (1, 2)
             for px, py in pitches
-            if any(abs(px / (k * period) - 1) <= PERIOD_SLACK for k in (1, 2))
+            if abs(px / (k * period) - 1) <= PERIOD_SLACK
         ]
     if frame is not None and roi is not None:
         ratio = skin.pitch_y / skin.pitch_x

@@ -161,3 +161,28 @@ def test_winmine_reads_real_125_percent_cells(skins):
     located = locate_board(big, skins)
     assert located.skin.name == "winmine" and located.scale == pytest.approx(1.25)
     assert str(read_frame(big, located).board) == text
+
+
+@pytest.mark.parametrize("skin_dir", ["sgt-mines", "xdemineur", "winmine"])
+def test_the_key_colours_period_picks_the_desktop_scaling(skin_dir, skins):
+    """Fixed-pixel skins: of the scalings, the one drawn is matched first (the period of the key
+    colours tells it), and another game's look-alike greys are not matched at all."""
+    from bot.locate import _candidate_pitches, _padded, _padding, _regions
+
+    skin = find_skin(skin_dir)
+    frame = cv2.imread(str(FIXTURES / skin_dir / "expert-mid.png"))
+    for scale in [1.0, *SCALES]:
+        big = cv2.resize(frame, None, fx=scale, fy=scale, interpolation=cv2.INTER_LINEAR)
+        small = cv2.resize(big, (big.shape[1] // 2, big.shape[0] // 2), cv2.INTER_NEAREST)
+        (core,) = _regions(big, small, skin)
+        pitches = _candidate_pitches(skin, big, _padded(core, _padding(skin), big))
+        # The period may also be half a cell (two blobs a cell): then twice the scale is
+        # tried, after the right one.
+        assert pitches[0] == (skin.pitch_x * scale, skin.pitch_y * scale), scale
+        assert len(pitches) <= 2
+    other = cv2.imread(str(FIXTURES / "gnome-mines" / "big-mid.png"))
+    small = cv2.resize(other, (other.shape[1] // 2, other.shape[0] // 2), cv2.INTER_NEAREST)
+    for core in _regions(other, small, skin):
+        assert _candidate_pitches(skin, other, _padded(core, _padding(skin), other)) == []
+    with pytest.raises(BoardNotFoundError):
+        locate_board(other, [skin])
