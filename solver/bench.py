@@ -47,6 +47,7 @@ class GameResult:
     won: bool
     guesses: int
     seconds: float
+    first_safe: bool = True  # the first click did not hit a mine (PGMS's "standard try")
 
 
 @dataclass(frozen=True)
@@ -59,6 +60,12 @@ class BenchReport:
     guesses: int
     seconds: float  # CPU seconds summed over games
     wall_seconds: float
+    first_safe: int = 0  # games whose first click did not hit a mine
+
+    @property
+    def win_rate_after_safe_first(self) -> float:
+        """Wins among the games whose first click survived (PGMS publishes this rate too)."""
+        return self.wins / self.first_safe if self.first_safe else 0.0
 
     @property
     def win_rate(self) -> float:
@@ -86,17 +93,25 @@ class BenchReport:
             "seconds_per_game": self.seconds_per_game,
             "guesses_per_game": self.guesses_per_game,
             "wall_seconds": self.wall_seconds,
+            "first_safe": self.first_safe,
+            "win_rate_after_safe_first": self.win_rate_after_safe_first,
             **asdict(self.config),
         }
 
     def text(self) -> str:
         c = self.config
         lo, hi = self.ci95
+        after_safe_first = (
+            f"  {100 * self.win_rate_after_safe_first:.2f}% of the {self.first_safe} games "
+            "whose first click was safe"
+            if c.rules == "unsafe"
+            else ""
+        )
         return (
             f"{c.width}x{c.height}/{c.mines} rules={c.rules} first-click={c.first_click} "
             f"strategy={c.strategy} seed={c.seed}\n"
             f"games {self.games}  wins {self.wins}  win rate {100 * self.win_rate:.2f}%  "
-            f"(95% CI {100 * lo:.2f}-{100 * hi:.2f}%)\n"
+            f"(95% CI {100 * lo:.2f}-{100 * hi:.2f}%){after_safe_first}\n"
             f"{self.seconds_per_game:.4f} s per game (CPU, one core), "
             f"{self.guesses_per_game:.2f} guesses per game, {self.wall_seconds:.1f} s wall"
         )
@@ -130,6 +145,7 @@ def play_game(config: BenchConfig, index: int) -> GameResult:
     x, y = first_click_position(config.first_click, config.width, config.height, rng)
     guesses = 1 if config.rules == "unsafe" and config.mines else 0
     game.open(x, y)
+    first_safe = game.state != "lost"
     width, height, mines = config.width, config.height, config.mines
     while game.state == "playing":
         moves = plan(game.cells, width, height, mines, config.strategy, rng)
@@ -142,7 +158,7 @@ def play_game(config: BenchConfig, index: int) -> GameResult:
             game.open(move.x, move.y)
             if game.state != "playing":
                 break
-    return GameResult(index, game.state == "won", guesses, time.process_time() - start)
+    return GameResult(index, game.state == "won", guesses, time.process_time() - start, first_safe)
 
 
 def _play_chunk(args: tuple[BenchConfig, range]) -> list[GameResult]:
@@ -174,17 +190,18 @@ def run_bench(
         first_click_position(config.first_click, config.width, config.height, random.Random(0))
     Game(config.width, config.height, config.mines, rules=config.rules)  # validates the size
     wall = time.perf_counter()
-    done = wins = guesses = 0
+    done = wins = guesses = first_safe = 0
     seconds = 0.0
     for chunk in _results(config, games, workers):
         for r in chunk:
             done += 1
             wins += r.won
             guesses += r.guesses
+            first_safe += r.first_safe
             seconds += r.seconds
         if progress:
             progress(done, wins)
-    return BenchReport(config, done, wins, guesses, seconds, time.perf_counter() - wall)
+    return BenchReport(config, done, wins, guesses, seconds, time.perf_counter() - wall, first_safe)
 
 
 def _results(config: BenchConfig, games: int, workers: int) -> Iterator[list[GameResult]]:
