@@ -259,8 +259,9 @@ SHIPPED = {
     ),
     "sgt-mines": (
         [(9, 9, 10), (16, 16, 40), (30, 16, 99)],
-        ["expert-fresh", "expert-lost", "expert-won"],
-        ["expert-lost", "expert-won"],
+        # custom17-eight is the only picture with an 8, so the skin must learn from it too.
+        ["expert-fresh", "expert-lost", "expert-won", "custom17-eight"],
+        ["expert-lost", "expert-won", "custom17-eight"],
     ),
 }
 
