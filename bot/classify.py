@@ -1,9 +1,11 @@
 """Classify every cell of a located grid at once against a skin's templates.
 
 All cells are sampled into one array with a single :func:`cv2.remap` (bilinear, so fractional
-pitches from desktop scaling work), then compared with every template in two steps:
+pitches from desktop scaling work; nearest-pixel where every sample point is a whole pixel),
+whose maps are built once per grid. Then every cell is compared with every template in two
+steps:
 
-1. a sum-of-squared-differences ranking by matrix product (cheap, all templates at once), which
+1. a sum-of-squared-differences ranking by matrix products (cheap, all templates at once), which
    picks the two nearest *classes* for each cell;
 2. a robust score for those two: the fraction of sampled pixels whose every channel is within the
    skin's ``tolerance`` of the template. A mouse pointer or a highlight on part of a cell lowers
@@ -11,6 +13,11 @@ pitches from desktop scaling work), then compared with every template in two ste
    rather than misreads.
 
 ``confidence`` is the winner's robust score, ``margin`` the gap to the runner-up class.
+
+Speed (a window is read frame after frame): cells identical to a template are looked up, cells
+unchanged since the last frame of the same grid keep their reading, and the big work arrays are
+kept with the skin between frames (fresh multi-megabyte arrays cost more in page faults than
+the arithmetic done in them).
 """
 
 from __future__ import annotations
@@ -378,7 +385,6 @@ def _compare(samples: np.ndarray, skin: Skin, bank: TemplateBank) -> tuple[np.nd
     m, d = top.shape[1], samples.shape[1]
     # Candidate j of every cell: its template, then (in place) the cell's difference from it.
     diff = _scratch(skin, "diff", (m, n, d))
-    tol = _scratch(skin, "tol", (m, n, d))
     np.take(bank.u8, chosen.T, axis=0, out=diff)
     for j in range(m):
         cv2.absdiff(samples, diff[j], dst=diff[j])

@@ -6,13 +6,17 @@ For each skin (all known skins unless told):
    revealed cell) is looked up in the picture, sampled every other pixel; only the areas dense
    in that colour are searched further. Flat colours survive desktop scaling, so this works at
    every scale, and skins whose colours are absent cost almost nothing.
-2. **Anchors.** In those areas the anchor templates, stretched to each candidate pitch (the
-   skin's desktop scalings, or a range of pitches for games whose cells grow with the window),
-   are matched with :func:`cv2.matchTemplate`. Good matches vote for the lattice phase (origin
-   modulo pitch); the largest cluster of matches on the winning phase seeds the board.
-3. **Extent.** The seed box grows one ring of cells at a time while the cells just outside it
-   classify confidently (:mod:`bot.classify`), so a border row without any anchor (all numbers)
-   is still found, and the board frame stops the growth.
+2. **Anchors.** In those areas the anchor templates, stretched to each candidate pitch, are
+   matched with :func:`cv2.matchTemplate`. The candidates come from how often the key colours
+   repeat across the area (a 1-D autocorrelation of per-column counts): the skin's desktop
+   scalings that draw cells that wide, or for games whose cells grow with the window that
+   period itself; an area whose period fits no scaling is another game's and is skipped. Good
+   matches vote for the lattice phase (origin modulo pitch); the largest cluster of matches on
+   the winning phase seeds the board.
+3. **Extent.** The cells around the seeds are classified (:mod:`bot.classify`; big cells at
+   their own size every n-th pixel), the window growing while the board reaches its edge, so a
+   border row without any anchor (all numbers) is still found, and the board frame stops the
+   growth.
 
 The candidate with the most confidently read cells wins.
 """
@@ -270,7 +274,9 @@ def _padding(skin: Skin, pitch: float | None = None) -> int:
     return int(np.ceil(2 * (largest if pitch is None else pitch)))
 
 
-def _padded(box: tuple[int, int, int, int], pad: int, frame: np.ndarray) -> tuple[int, ...]:
+def _padded(
+    box: tuple[int, int, int, int], pad: int, frame: np.ndarray
+) -> tuple[int, int, int, int]:
     """``box`` grown by ``pad`` px on every side, inside the frame."""
     x0, y0, x1, y1 = box
     h, w = frame.shape[:2]
@@ -376,8 +382,10 @@ def _colour_period(
 def _candidate_pitches(
     skin: Skin, frame: np.ndarray | None = None, roi: tuple[int, int, int, int] | None = None
 ) -> list[tuple[float, float]]:
-    """Pitches to try: the skin's desktop scalings, or for cells that grow with the window the
-    pitches the colour blobs suggest (else a range from the skin's own size outwards)."""
+    """Pitches to try in the area ``roi`` of ``frame``: the skin's desktop scalings that fit the
+    period of its key colours there (all of them where no period shows), or for cells that
+    grow with the window that period (else the pitches the colour blobs suggest; without a
+    frame, a range from the skin's own size outwards)."""
     if not skin.scales_with_window:
         pitches = [(skin.pitch_x * s, skin.pitch_y * s) for s in skin.scales]
         if frame is None or roi is None:

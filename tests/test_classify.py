@@ -194,3 +194,20 @@ def test_sample_step_compares_every_other_pixel(tmp_path):
             shot = cv2.resize(frame, None, fx=scale, fy=scale) if scale != 1 else frame
             reading = read_frame(shot, locate_board(shot, [skin]))
             assert reading.board == read_board(str(png.with_suffix(".txt"))), (png.name, scale)
+
+
+@pytest.mark.parametrize(
+    ("png", "scale"), [("gnome-mines/big-mid.png", 1.0), ("sgt-mines/expert-mid.png", 1.5)]
+)
+def test_bgra_frames_read_like_bgr(png, scale):
+    """mss gives BGRA: the sampled cells (whole-pixel and interpolated alike) are the same."""
+    frame = cv2.imread(str(FIXTURES / png))
+    if scale != 1:
+        frame = cv2.resize(frame, None, fx=scale, fy=scale, interpolation=cv2.INTER_LINEAR)
+    located = locate_board(frame)
+    bgra = cv2.cvtColor(frame, cv2.COLOR_BGR2BGRA)
+    bgr_scores = classify_cells(frame, located.grid, located.skin)
+    bgra_scores = classify_cells(bgra, located.grid, located.skin)
+    assert (bgra_scores.chars == bgr_scores.chars).all()
+    assert np.array_equal(bgra_scores.confidence, bgr_scores.confidence)
+    assert read_frame(bgra, located).board == read_board(str((FIXTURES / png).with_suffix(".txt")))
