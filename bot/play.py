@@ -33,7 +33,7 @@ from bot.capture import Frame, Region
 from bot.errors import MouseError, PlayError, ProgramError, WindowError
 from bot.gamelog import GameLog, audit_boards
 from bot.mouse import BoardMouse, Mouse, MouseMapping
-from solver.board import NUMBERS, Board
+from solver.board import COVERED, EXPLODED, NUMBERS, QUESTION, Board
 from solver.errors import MinebotError
 
 Position = tuple[int, int]
@@ -189,6 +189,46 @@ def plan_clicks(board: Board, mines: int, choose_move: Callable[..., Any] | None
     return [PlannedClick(move.x, move.y, float(p if p is not None else move.p_mine))]
 
 
+#: What a game guarantees about its first click (``"first_click"`` in its program.json):
+#: ``opening``: the cell clicked and its neighbours hold no mine, so an area opens;
+#: ``classic``: the cell clicked holds no mine; ``unsafe``: nothing;
+#: ``pre-opened``: the game opens an area itself before the first click, which is unprotected.
+FIRST_CLICK_RULES = ("opening", "classic", "unsafe", "pre-opened")
+
+#: Where the first click goes under ``opening`` rules, from the top-left corner: far enough
+#: from the edges that the guaranteed area touches the most unknown cells (it wins more than a
+#: corner: ``minebot bench --rules opening --first-click 3,3`` against ``--first-click corner``).
+OPENING_FIRST_CLICK = (3, 3)
+
+
+def first_click(rules: str | None, width: int, height: int, mines: int) -> PlannedClick:
+    """The cell to open on a blank board, the one that wins most under the game's first-click
+    ``rules`` (:data:`FIRST_CLICK_RULES`; None: unknown), with its mine probability.
+
+    Under ``opening`` rules :data:`OPENING_FIRST_CLICK`, moved towards the middle on boards too
+    small for it; otherwise a corner, the cell most likely to be a zero (fewest neighbours).
+
+    >>> first_click("opening", 30, 16, 99), first_click("opening", 5, 4, 3)
+    (PlannedClick(x=3, y=3, p_mine=0.0), PlannedClick(x=2, y=1, p_mine=0.0))
+    >>> first_click("classic", 30, 16, 99), first_click(None, 8, 8, 16)
+    (PlannedClick(x=0, y=0, p_mine=0.0), PlannedClick(x=0, y=0, p_mine=0.25))
+    """
+    if rules == "opening":
+        x, y = OPENING_FIRST_CLICK
+        return PlannedClick(min(x, (width - 1) // 2), min(y, (height - 1) // 2), 0.0)
+    p_mine = 0.0 if rules == "classic" else mines / (width * height)
+    return PlannedClick(0, 0, p_mine)
+
+
+def is_blank(board: Board) -> bool:
+    """True when no cell of ``board`` is open, flagged or marked (a game not started yet).
+
+    >>> is_blank(Board("..\\n..")), is_blank(Board(".F\\n.."))
+    (True, False)
+    """
+    return all(ch == COVERED for _, ch in board.items())
+
+
 def inconsistent_cells(before: Board, after: Board) -> list[Position]:
     """Revealed numbers of ``before`` that show something else in ``after`` (a misread: a
     revealed cell never changes while a game runs).
@@ -234,6 +274,26 @@ def board_crop(image: np.ndarray, grid: Any) -> np.ndarray:
     return image[max(top, 0) : min(bottom, h), max(left, 0) : min(right, w)]
 
 
+@dataclass
+class _GameRecord:
+    """What one game has done so far (what its :class:`GameResult` counts)."""
+
+    start: float
+    rejected_before: int
+    rejections_before: int
+    clicks: int = 0
+    guesses: int = 0
+    misclicks: int = 0
+    acted: list[Board] = field(default_factory=list)  # every board the bot acted on
+    last_batch: list[PlannedClick] = field(default_factory=list)
+    previous: Board | None = None
+
+
+def _unopened(board: Board, batch: Sequence[PlannedClick]) -> bool:
+    """True when a cell of ``batch`` still shows covered (or question-marked) on ``board``."""
+    return any(board[c.x, c.y] in (COVERED, QUESTION) for c in batch)
+
+
 @dataclass(frozen=True)
 class Reader:
     """The reading functions the loop uses (the reading helper's :mod:`bot.read` by default)."""
@@ -255,7 +315,8 @@ class Player:
     whole desktop), ``mouse``/``mapping`` click, ``watch`` (optional) checks the window between
     moves, ``park`` is a desktop point where the pointer rests while waiting, ``mines`` overrides
     the mine count, ``skins`` narrows the search for the board, ``restart`` starts the next game
-    (given the player, the last frame and reading), ``log_dir`` keeps each game.
+    (given the player, the last frame and reading), ``first_click`` is what the game guarantees
+    about its first click (:data:`FIRST_CLICK_RULES`), ``log_dir`` keeps each game.
     """
 
     def __init__(
@@ -271,6 +332,7 @@ class Player:
         watch: Any = None,
         park: tuple[float, float] | None = None,
         restart: Callable[[Player, Frame, Any], None] | None = None,
+        first_click: str | None = None,
         log_dir: Path | None = None,
         timing: Timing = Timing(),  # noqa: B008 (frozen dataclass)
         out: Callable[[str], None] = print,
@@ -291,6 +353,13 @@ class Player:
             # Imported here: bot.restart builds on this module.
             from bot.restart import restart_from_skin as restart
         self.restart = restart
+        if first_click is not None and first_click not in FIRST_CLICK_RULES:
+            raise PlayError(
+                f"unknown first-click rules {first_click!r}: expected one of "
+                + ", ".join(FIRST_CLICK_RULES)
+            )
+        #: What the game guarantees about the first click (:data:`FIRST_CLICK_RULES`).
+        self.first_click = first_click
         self.log_dir = log_dir
         self.timing = timing
         self.out = out
@@ -386,7 +455,7 @@ class Player:
                     return frame, reading, None
                 if not want_plan:
                     return frame, reading, []
-                return frame, reading, self.plan(reading.board, self.mine_count(reading))
+                return frame, reading, self.plan_for(reading.board, self.mine_count(reading))
             except STOP_ERRORS:
                 raise
             except (MinebotError, _Unclear) as exc:
@@ -418,6 +487,13 @@ class Player:
                     + ", ".join(f"({x}, {y})" for x, y in changed[:8])
                 )
         return reading
+
+    def plan_for(self, board: Board, mines: int) -> list[PlannedClick]:
+        """The clicks to make on ``board``: on a blank board the first click that wins most
+        under the game's rules (:func:`first_click`), else what :attr:`plan` says."""
+        if is_blank(board):
+            return [first_click(self.first_click, board.width, board.height, mines)]
+        return self.plan(board, mines)
 
     # --- acting ----------------------------------------------------------------------------
 
@@ -484,86 +560,108 @@ class Player:
         self.check_window()
         self.park_pointer()
         frame, _ = self.settle()
-        start = self.clock()
-        clicks = guesses = misreads = misclicks = 0
-        rejected_before, rejections_before = self.rejected, len(self.rejections)
-        previous: Board | None = None
-        last_batch: list[PlannedClick] = []
-        acted: list[Board] = []
+        record = _GameRecord(self.clock(), self.rejected, len(self.rejections))
         changed = True
         while True:
-            frame, reading, plan = self.read(frame, previous)
-            while changed and plan is not None and self._unopened(reading.board, last_batch):
-                # Some games draw a click in steps (a pressed cell first, the number a moment
-                # later): look again until every clicked cell shows as opened or the screen
-                # stops changing.
-                frame, changed = self.settle(board_crop(frame.image, self.located.grid))
-                if changed:
-                    ledger.screen_changed()
-                    frame, reading, plan = self.read(frame, previous)
-            board = reading.board
+            frame, reading, plan = self._read_when_opened(frame, record, changed, ledger)
             if plan is None:
                 break
-            misclicks += sum(board[c.x, c.y] in ".?" for c in last_batch)
-            acted.append(board)
-            frame_index = log.frame(frame, board) if log else 0
-            if log:
-                log.moves(frame_index, plan)
-            if any(c.p_mine > 0 for c in plan):
-                guesses += 1
-            self.check_window()
-            bm = self.board_mouse(frame)
-            for c in plan:
-                ledger.check(c.x, c.y)
-            before = board_crop(frame.image, self.located.grid)
-            for c in plan:
-                ledger.record(c.x, c.y)
-                bm.click_cell(c.x, c.y)
-            clicks += len(plan)
-            self.park_pointer()
-            last_batch = plan
-            previous = board
-            frame, changed = self.settle(before)
-            if changed:
-                ledger.screen_changed()
-        seconds = self.clock() - start
-        outcome = reading.state
-        lost_on = lost_p = None
-        if outcome == "lost":
-            # Most games show every mine after a loss: check each board the bot acted on.
-            audit = audit_boards(acted, board, self.mine_count(reading))
-            bad_boards = {i for i, _ in audit}
-            misreads += len(bad_boards)
-            for i, problem in audit[:5]:
-                self.out(f"misread in game {number}, board {i + 1}: {problem}")
-            exploded = [(x, y) for (x, y), ch in board.items() if ch == "X"]
-            hits = [c for c in last_batch if (c.x, c.y) in exploded]
-            if hits:
-                lost_on, lost_p = (hits[0].x, hits[0].y), hits[0].p_mine
-                if lost_p == 0.0 and not bad_boards:
-                    # The solver proved that cell safe: the board it saw was wrong.
-                    misreads += 1
-        result = GameResult(
-            number=number,
-            outcome=outcome,
-            seconds=round(seconds, 3),
-            clicks=clicks,
-            guesses=guesses,
-            rejected_frames=self.rejected - rejected_before,
-            misreads=misreads,
-            misclicks=misclicks,
-            lost_on=lost_on,
-            lost_p_mine=lost_p,
-            rejected_because=tuple(self.rejections[rejections_before:][:5]),
-        )
+            self._note_move(record, frame, reading.board, plan, log)
+            frame, changed = self._click(frame, plan, ledger)
+        result = self._result(number, record, reading)
         if log:
-            log.finish(frame, board, asdict(result))
+            log.finish(frame, reading.board, asdict(result))
         self._last = (frame, reading)
         return result
 
-    @staticmethod
-    def _unopened(board: Board, batch: Sequence[PlannedClick]) -> bool:
-        return any(board[c.x, c.y] in ".?" for c in batch)
+    def _read_when_opened(
+        self, frame: Frame, record: _GameRecord, changed: bool, ledger: ClickLedger
+    ) -> tuple[Frame, Any, list[PlannedClick] | None]:
+        """Read the board after the last clicks, and plan. Some games draw a click in steps (a
+        pressed cell first, the number a moment later): look again until every clicked cell
+        shows as opened or the screen stops changing."""
+        frame, reading, plan = self.read(frame, record.previous)
+        while changed and plan is not None and _unopened(reading.board, record.last_batch):
+            frame, changed = self.settle(board_crop(frame.image, self.located.grid))
+            if changed:
+                ledger.screen_changed()
+                frame, reading, plan = self.read(frame, record.previous)
+        return frame, reading, plan
+
+    def _note_move(
+        self,
+        record: _GameRecord,
+        frame: Frame,
+        board: Board,
+        plan: list[PlannedClick],
+        log: GameLog | None,
+    ) -> None:
+        """Count what the board says of the last clicks, and keep the board and the plan."""
+        record.misclicks += sum(_unopened(board, [c]) for c in record.last_batch)
+        record.acted.append(board)
+        if log:
+            log.moves(log.frame(frame, board), plan)
+        record.guesses += any(c.p_mine > 0 for c in plan)
+        record.clicks += len(plan)
+        record.last_batch, record.previous = plan, board
+
+    def _click(
+        self, frame: Frame, plan: list[PlannedClick], ledger: ClickLedger
+    ) -> tuple[Frame, bool]:
+        """Click every cell of ``plan`` (none if any was clicked since the screen last changed),
+        park the pointer and wait for the board to change and settle."""
+        self.check_window()
+        bm = self.board_mouse(frame)
+        for c in plan:
+            ledger.check(c.x, c.y)
+        before = board_crop(frame.image, self.located.grid)
+        for c in plan:
+            ledger.record(c.x, c.y)
+            bm.click_cell(c.x, c.y)
+        self.park_pointer()
+        frame, changed = self.settle(before)
+        if changed:
+            ledger.screen_changed()
+        return frame, changed
+
+    def _result(self, number: int, record: _GameRecord, reading: Any) -> GameResult:
+        seconds = self.clock() - record.start  # the game's time, not the audit's
+        misreads, lost_on, lost_p = 0, None, None
+        if reading.state == "lost":
+            misreads, lost_on, lost_p = self._audit_loss(number, record, reading)
+        return GameResult(
+            number=number,
+            outcome=reading.state,
+            seconds=round(seconds, 3),
+            clicks=record.clicks,
+            guesses=record.guesses,
+            rejected_frames=self.rejected - record.rejected_before,
+            misreads=misreads,
+            misclicks=record.misclicks,
+            lost_on=lost_on,
+            lost_p_mine=lost_p,
+            rejected_because=tuple(self.rejections[record.rejections_before :][:5]),
+        )
+
+    def _audit_loss(
+        self, number: int, record: _GameRecord, reading: Any
+    ) -> tuple[int, Position | None, float | None]:
+        """Misreads found after a loss, the cell the game was lost on and its mine probability.
+
+        Most games show every mine after a loss: each board the bot acted on is checked."""
+        board = reading.board
+        audit = audit_boards(record.acted, board, self.mine_count(reading))
+        bad_boards = {i for i, _ in audit}
+        misreads = len(bad_boards)
+        for i, problem in audit[:5]:
+            self.out(f"misread in game {number}, board {i + 1}: {problem}")
+        hits = [c for c in record.last_batch if board[c.x, c.y] == EXPLODED]
+        if not hits:
+            return misreads, None, None
+        lost_on, lost_p = (hits[0].x, hits[0].y), hits[0].p_mine
+        if lost_p == 0.0 and not bad_boards:
+            misreads += 1  # the solver proved that cell safe: the board it saw was wrong
+        return misreads, lost_on, lost_p
 
     def start_fresh(self) -> None:
         """If the screen shows a finished game, start a new one first."""

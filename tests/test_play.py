@@ -222,6 +222,62 @@ def test_wins_a_board_that_needs_no_guess():
     assert all(r.guesses == 1 for r in result)  # only the first click
 
 
+def first_moves(log_dir, games):
+    return [
+        json.loads((log_dir / f"game-{n:03d}" / "moves.jsonl").read_text().splitlines()[0])
+        for n in range(1, games + 1)
+    ]
+
+
+@pytest.mark.parametrize(("rules", "cell"), [("opening", (3, 3)), ("classic", (0, 0))])
+def test_first_click_on_a_blank_board_follows_the_games_rules(tmp_path, rules, cell):
+    # Opening rules: (3, 3) from the corner opens an area; classic: a corner, safe. No guess.
+    world = World(9, 9, 10, seed=3, rules=rules)
+    player, _ = make_player(world, first_click=rules, log_dir=tmp_path)
+    results = player.run(3).results
+    assert [(m["x"], m["y"], m["p_mine"]) for m in first_moves(tmp_path, 3)] == [(*cell, 0.0)] * 3
+    assert all(r.lost_on != cell for r in results)
+    if rules == "opening":
+        assert all(Board((tmp_path / f"game-{n:03d}" / "002.txt").read_text())[cell] == "0"
+                   for n in (1, 2, 3))  # fmt: skip
+
+
+def test_first_click_on_a_small_board_stays_near_the_middle():
+    world = World(5, 4, 3, seed=2, rules="opening")
+    player, _ = make_player(world, first_click="opening")
+    player.run(1)
+    assert world.opened[0] == (2, 1)
+
+
+def test_first_click_without_known_rules_is_a_counted_guess_in_a_corner():
+    world = World(8, 8, 1, seed=5)
+    player, _ = make_player(world)
+    plan = player.plan_for(Board.covered(8, 8), 1)
+    assert [(c.x, c.y, c.p_mine) for c in plan] == [(0, 0, 1 / 64)]
+    assert player.plan_for(Board("0" + "." * 7 + ("\n" + "." * 8) * 7), 1) == min_risk_plan(
+        Board("0" + "." * 7 + ("\n" + "." * 8) * 7), 1
+    )
+
+
+def test_unknown_first_click_rules_are_refused():
+    with pytest.raises(PlayError, match="unknown first-click rules 'middle'"):
+        make_player(World(8, 8, 1), first_click="middle")
+
+
+def test_first_click_rules_come_from_program_json(tmp_path, monkeypatch):
+    from bot.attach import first_click_rules
+    from bot.errors import ProgramError
+
+    assert first_click_rules("gnome-mines") == "opening"
+    assert first_click_rules("xdemineur") == "pre-opened"
+    assert first_click_rules("no-such-game") is None
+    (tmp_path / "gnome-mines").mkdir()
+    (tmp_path / "gnome-mines" / "program.json").write_text('{"first_click": "middle"}')
+    monkeypatch.setenv("MINEBOT_SKINS", str(tmp_path))
+    with pytest.raises(ProgramError, match=r'gnome-mines/program.json: "first_click" is .middle'):
+        first_click_rules("gnome-mines")
+
+
 def test_cells_drawn_in_steps_are_waited_for():
     world = World(9, 9, 10, seed=3)
     world.pressed_frames = 3

@@ -54,7 +54,23 @@ def assert_clean(summary, games):
             assert r.lost_p_mine > 0, f"game {r.number}: lost on a cell proven safe"
 
 
+def assert_opening_first_clicks(log_dir, games):
+    """program.json says "first_click": "opening": each game began at (3, 3), not counted as a
+    guess, and the game opened an area there."""
+    from bot.play import is_blank
+    from solver.board import Board
+
+    for n in range(1, games + 1):
+        folder = log_dir / f"game-{n:03d}"
+        first = json.loads((folder / "moves.jsonl").read_text().splitlines()[0])
+        assert (first["x"], first["y"], first["p_mine"]) == (3, 3, 0.0)
+        assert is_blank(Board((folder / "001.txt").read_text()))
+        assert Board((folder / "002.txt").read_text())[3, 3] == "0"
+
+
 def test_xdemineur_expert(launch, capture, mouse, tmp_path):
+    from solver.board import Board
+
     skin = skin_or_skip("xdemineur")
     with launch("xdemineur", 30, 16, 99) as game:
         summary, lines = play(game, capture, mouse, skin, 99, 3, log_dir=tmp_path)
@@ -64,21 +80,26 @@ def test_xdemineur_expert(launch, capture, mouse, tmp_path):
         result = json.loads((tmp_path / f"game-{n:03d}" / "result.json").read_text())
         assert result["outcome"] in ("won", "lost")
         assert (tmp_path / f"game-{n:03d}" / "001.png").is_file()
+        # "first_click": "pre-opened": every game starts with an area open, no blank board
+        assert "0" in str(Board((tmp_path / f"game-{n:03d}" / "001.txt").read_text()))
 
 
-def test_sgt_mines_never_needs_a_guess_and_always_wins(launch, capture, mouse):
+def test_sgt_mines_never_needs_a_guess_and_always_wins(launch, capture, mouse, tmp_path):
     skin = skin_or_skip("sgt-mines")
     with launch("sgt-mines", 16, 16, 40) as game:
-        summary, _ = play(game, capture, mouse, skin, 40, 3)
+        summary, _ = play(game, capture, mouse, skin, 40, 3, log_dir=tmp_path)
     assert_clean(summary, 3)
     assert summary.wins == 3
+    assert all(r.guesses == 0 for r in summary.results)  # the first click is not a guess
+    assert_opening_first_clicks(tmp_path, 3)
 
 
-def test_gnome_mines_expert(launch, capture, mouse):
+def test_gnome_mines_expert(launch, capture, mouse, tmp_path):
     skin = skin_or_skip("gnome-mines")
     with launch("gnome-mines", 30, 16, 99) as game:
-        summary, _ = play(game, capture, mouse, skin, 99, 2)
+        summary, _ = play(game, capture, mouse, skin, 99, 2, log_dir=tmp_path)
     assert_clean(summary, 2)
+    assert_opening_first_clicks(tmp_path, 2)
 
 
 def test_window_moved_while_playing_stops_with_a_message(launch, capture, mouse):
