@@ -16,14 +16,23 @@ from solver.errors import MinebotError
 
 
 def parse_size(text: str) -> tuple[int, int, int]:
-    """``"30x16n99"`` -> ``(30, 16, 99)``.
+    """``"30x16n99"`` -> ``(30, 16, 99)``; a level name (beginner, intermediate, expert) gives
+    its size.
 
-    >>> parse_size("16x16n40")
-    (16, 16, 40)
+    >>> parse_size("16x16n40"), parse_size("expert")
+    ((16, 16, 40), (30, 16, 99))
     """
+    from solver.game import LEVELS
+
+    level = LEVELS.get(text.strip().lower())
+    if level is not None:
+        return level.width, level.height, level.mines
     match = re.fullmatch(r"(\d+)x(\d+)n(\d+)", text.strip())
     if not match:
-        raise MinebotError(f"board size {text!r} is not COLSxROWSnMINES, e.g. 16x16n40")
+        raise MinebotError(
+            f"board size {text!r} is not COLSxROWSnMINES (e.g. 16x16n40) or one of "
+            + ", ".join(LEVELS)
+        )
     cols, rows, mines = (int(v) for v in match.groups())
     if cols < 1 or rows < 1 or not 0 < mines < cols * rows:
         raise MinebotError(f"board size {text!r}: need at least one cell and 0 < mines < cells")
@@ -39,7 +48,16 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     )
     parser.add_argument("--skin", default="sgt-mines", help="game to run (sgt-mines)")
     parser.add_argument(
-        "--size", default="16x16n40", metavar="COLSxROWSnMINES", help="board (16x16n40)"
+        "--size",
+        default="16x16n40",
+        metavar="COLSxROWSnMINES",
+        help="board, or beginner, intermediate, expert (16x16n40)",
+    )
+    parser.add_argument(
+        "--display",
+        type=int,
+        metavar="N",
+        help="run Xvfb on display :N (default: the first free one from :100)",
     )
     parser.add_argument("--games", type=int, default=3, metavar="N", help="games to play (3)")
     parser.add_argument(
@@ -65,7 +83,10 @@ def run(args: argparse.Namespace) -> int:
     from bot.xvfb import VirtualDisplay
 
     program = load_program(args.skin)
-    with VirtualDisplay() as display, RunningGame(program, cols, rows, mines, display.env) as game:
+    with (
+        VirtualDisplay(display=args.display) as display,
+        RunningGame(program, cols, rows, mines, display.env) as game,
+    ):
         # Everything that talks to X (mss, pyautogui) is set up only now, on the new display.
         import cv2
 
