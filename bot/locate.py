@@ -23,7 +23,7 @@ The candidate with the most confidently read cells wins.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 
 import numpy as np
@@ -31,6 +31,9 @@ import numpy as np
 from bot.classify import cell_scale, classify_cells, sample_step
 from bot.errors import BoardNotFoundError
 from bot.skins import Skin, load_skins
+
+#: Cell pitches ``(px, py)`` to try, in frame pixels.
+Pitches = list[tuple[float, float]]
 
 #: How far (relative) a fixed-pixel skin's scaled pitch may be from the period of its key
 #: colours in an area and still be tried there (measured on the fixtures at 100-200 %: at most
@@ -180,10 +183,19 @@ def locate_board(frame_bgr: np.ndarray, skins: Sequence[Skin] | None = None) -> 
     h, w = frame.shape[:2]
     small = cv2.resize(frame, (w // 2, h // 2), interpolation=cv2.INTER_NEAREST)
     best: _Candidate | None = None
+    later: list[tuple[Skin, tuple[int, int, int, int], Callable[[], Pitches]]] = []
     for skin in skins:
-        found = _locate_skin(frame, gray, small, skin)
+        found = _locate_skin(frame, gray, small, skin, later)
         if found is not None and found.better_than(best):
             best = found
+    if best is None or not best.clean:
+        # The key colours' period ruled these pitches out; but a board amid other things of
+        # its colours (a grey desktop round a grey game) can hide its period: try them too
+        # before giving up.
+        for skin, core, pitches in later:
+            found = _search_area(frame, gray, skin, core, pitches())
+            if found is not None and found.better_than(best):
+                best = found
     if best is None:
         names = ", ".join(s.name for s in skins)
         raise BoardNotFoundError(
@@ -381,48 +393,57 @@ def _colour_period(
 
 def _candidate_pitches(
     skin: Skin, frame: np.ndarray | None = None, roi: tuple[int, int, int, int] | None = None
-) -> list[tuple[float, float]]:
-    """Pitches to try in the area ``roi`` of ``frame``: the skin's desktop scalings that fit the
-    period of its key colours there (all of them where no period shows), or for cells that
-    grow with the window that period (else the pitches the colour blobs suggest; without a
-    frame, a range from the skin's own size outwards)."""
+) -> tuple[Pitches, Callable[[], Pitches]]:
+    """Pitches to try in the area ``roi`` of ``frame`` first, and a function giving the ones
+    to try only if no board is found with those.
+
+    First: the skin's desktop scalings that fit the period of its key colours there (all of
+    them where no period shows), or for cells that grow with the window that period itself.
+    Later: the other scalings, or the pitches the colour blobs suggest. Without a frame, the
+    scalings, or a range of pitches from the skin's own size outwards."""
     if not skin.scales_with_window:
         pitches = [(skin.pitch_x * s, skin.pitch_y * s) for s in skin.scales]
         if frame is None or roi is None:
-            return pitches
+            return pitches, list
         lo, hi = min(p for p, _ in pitches), max(p for p, _ in pitches)
         period = _colour_period(frame, skin, roi, 0.45 * lo, 1.1 * hi)
         if period is None:
-            return pitches
+            return pitches, list
         # A board's key colours repeat with its cell pitch (or twice per cell): only the
-        # scalings that draw cells that wide are worth matching. None fits: no board of this
-        # skin here (another game whose colours happen to be close).
-        return [
+        # scalings that draw cells that wide are worth matching first. None fits: most likely
+        # another game whose colours happen to be close.
+        first = [
             (px, py)
             for k in (1, 2)
             for px, py in pitches
             if abs(px / (k * period) - 1) <= PERIOD_SLACK
         ]
+        first = list(dict.fromkeys(first))
+        return first, lambda: [p for p in pitches if p not in first]
+    ratio = skin.pitch_y / skin.pitch_x
     if frame is not None and roi is not None:
-        ratio = skin.pitch_y / skin.pitch_x
         lo, hi = skin.pitch_range
         period = _colour_period(frame, skin, roi, 0.9 * lo, 1.1 * hi)
+
+        def blobs() -> Pitches:  # slower: for areas without a clear period
+            found = dict.fromkeys(round(b, 1) for b in _blob_pitches(frame, skin, roi))
+            return [(p, p * ratio) for p in found if period is None or abs(p - period) > 0.5]
+
         if period is not None and lo <= period <= hi:
-            return [(period, period * ratio)]
-        blobs = _blob_pitches(frame, skin, roi)  # slower, for areas without a clear period
-        return [(p, p * ratio) for p in dict.fromkeys(round(b, 1) for b in blobs)]
+            return [(period, period * ratio)], blobs
+        return blobs(), list
     lo, hi = skin.pitch_range
-    pitches = [float(skin.pitch_x)]
+    steps = [float(skin.pitch_x)]
     p = skin.pitch_x / 1.07
     while p >= lo:
-        pitches.append(p)
+        steps.append(p)
         p /= 1.07  # neighbouring steps overlap; the lattice fit finds the exact pitch
     p = skin.pitch_x * 1.07
     while p <= hi:
-        pitches.append(p)
+        steps.append(p)
         p *= 1.07
-    pitches.sort(key=lambda v: abs(np.log(v / skin.pitch_x)))
-    return [(p, p * skin.pitch_y / skin.pitch_x) for p in pitches]
+    steps.sort(key=lambda v: abs(np.log(v / skin.pitch_x)))
+    return [(p, p * ratio) for p in steps], list
 
 
 def _anchor_image(skin: Skin, anchor: str, px: float, py: float) -> np.ndarray:
@@ -654,41 +675,62 @@ def _refine_pitch(
 
 
 def _locate_skin(
-    frame: np.ndarray, gray: np.ndarray, small: np.ndarray, skin: Skin
+    frame: np.ndarray,
+    gray: np.ndarray,
+    small: np.ndarray,
+    skin: Skin,
+    later: list[tuple[Skin, tuple[int, int, int, int], Callable[[], Pitches]]],
 ) -> _Candidate | None:
+    """The skin's best board in the frame, trying each dense area's first pitches; the pitches
+    to try later are added to ``later``."""
     best: _Candidate | None = None
     for core in _regions(frame, small, skin):
-        for px, py in _candidate_pitches(skin, frame, _padded(core, _padding(skin), frame)):
-            # Matched in the dense area and two cells of this pitch around it.
-            x0, y0, x1, y1 = _padded(core, _padding(skin, max(px, py)), frame)
-            roi = gray[y0:y1, x0:x1]
-            xs, ys = _anchor_matches(roi, skin, px, py)
-            if xs.size < 2:
-                continue
-            if skin.scales_with_window:
-                fit_x, fit_y = _refine_pitch(xs, ys, px, py, skin.uneven_px)
-                if skin.uneven_px:  # whole-pixel cells: the wider ones are the drawn size
-                    ax, ay = float(np.ceil(fit_x - 1e-6)), float(np.ceil(fit_y - 1e-6))
-                else:
-                    ax, ay = fit_x, fit_y
-                if max(abs(ax - px), abs(ay - py)) > 0.5:
-                    # Match again with anchors drawn at the size found, for exact positions.
-                    xs, ys = _anchor_matches(roi, skin, ax, ay)
-                    if xs.size < 2:
-                        continue
-                px, py = fit_x, fit_y
-            lat = _lattice(xs, ys, px, py, skin.uneven_px)
-            if lat is None:
-                continue
-            fx, fy, kx, ky, dx, dy = lat
-            shifts = (dx, dy) if skin.uneven_px else None
-            found = _extent(
-                frame, skin, fx + x0, fy + y0, px, py, (kx, ky), (x0, y0, x1, y1), shifts
-            )
-            if found is None or found.score <= 0:
-                continue
-            if found.better_than(best):
-                best = found
-            if found.clean and found.distance < 1.0:
-                break  # pixel-exact at this pitch: no other pitch can fit better
+        first, rest = _candidate_pitches(skin, frame, _padded(core, _padding(skin), frame))
+        found = _search_area(frame, gray, skin, core, first)
+        if found is not None and found.better_than(best):
+            best = found
+        later.append((skin, core, rest))
+    return best
+
+
+def _search_area(
+    frame: np.ndarray,
+    gray: np.ndarray,
+    skin: Skin,
+    core: tuple[int, int, int, int],
+    pitches: Pitches,
+) -> _Candidate | None:
+    """The best board of the skin around the dense area ``core`` at one of ``pitches``."""
+    best: _Candidate | None = None
+    for px, py in pitches:
+        # Matched in the dense area and two cells of this pitch around it.
+        x0, y0, x1, y1 = _padded(core, _padding(skin, max(px, py)), frame)
+        roi = gray[y0:y1, x0:x1]
+        xs, ys = _anchor_matches(roi, skin, px, py)
+        if xs.size < 2:
+            continue
+        if skin.scales_with_window:
+            fit_x, fit_y = _refine_pitch(xs, ys, px, py, skin.uneven_px)
+            if skin.uneven_px:  # whole-pixel cells: the wider ones are the drawn size
+                ax, ay = float(np.ceil(fit_x - 1e-6)), float(np.ceil(fit_y - 1e-6))
+            else:
+                ax, ay = fit_x, fit_y
+            if max(abs(ax - px), abs(ay - py)) > 0.5:
+                # Match again with anchors drawn at the size found, for exact positions.
+                xs, ys = _anchor_matches(roi, skin, ax, ay)
+                if xs.size < 2:
+                    continue
+            px, py = fit_x, fit_y
+        lat = _lattice(xs, ys, px, py, skin.uneven_px)
+        if lat is None:
+            continue
+        fx, fy, kx, ky, dx, dy = lat
+        shifts = (dx, dy) if skin.uneven_px else None
+        found = _extent(frame, skin, fx + x0, fy + y0, px, py, (kx, ky), (x0, y0, x1, y1), shifts)
+        if found is None or found.score <= 0:
+            continue
+        if found.better_than(best):
+            best = found
+        if found.clean and found.distance < 1.0:
+            break  # pixel-exact at this pitch: no other pitch can fit better
     return best

@@ -9,6 +9,7 @@ import numpy as np
 import pytest
 
 from bot.errors import BoardNotFoundError
+from bot.locate import _key_colours
 from bot.read import Grid, locate_board, read_frame
 from bot.skins import find_skin, load_skins
 from solver.board import read_board
@@ -166,7 +167,7 @@ def test_winmine_reads_real_125_percent_cells(skins):
 @pytest.mark.parametrize("skin_dir", ["sgt-mines", "xdemineur", "winmine"])
 def test_the_key_colours_period_picks_the_desktop_scaling(skin_dir, skins):
     """Fixed-pixel skins: of the scalings, the one drawn is matched first (the period of the key
-    colours tells it), and another game's look-alike greys are not matched at all."""
+    colours tells it), and another game's look-alike greys are not matched in the first pass."""
     from bot.locate import _candidate_pitches, _padded, _padding, _regions
 
     skin = find_skin(skin_dir)
@@ -175,14 +176,37 @@ def test_the_key_colours_period_picks_the_desktop_scaling(skin_dir, skins):
         big = cv2.resize(frame, None, fx=scale, fy=scale, interpolation=cv2.INTER_LINEAR)
         small = cv2.resize(big, (big.shape[1] // 2, big.shape[0] // 2), cv2.INTER_NEAREST)
         (core,) = _regions(big, small, skin)
-        pitches = _candidate_pitches(skin, big, _padded(core, _padding(skin), big))
+        pitches, later = _candidate_pitches(skin, big, _padded(core, _padding(skin), big))
         # The period may also be half a cell (two blobs a cell): then twice the scale is
-        # tried, after the right one.
+        # tried, after the right one. The others only if no board is found.
         assert pitches[0] == (skin.pitch_x * scale, skin.pitch_y * scale), scale
         assert len(pitches) <= 2
+        assert sorted(pitches + later()) == sorted(
+            (skin.pitch_x * s, skin.pitch_y * s) for s in skin.scales
+        )
     other = cv2.imread(str(FIXTURES / "gnome-mines" / "big-mid.png"))
     small = cv2.resize(other, (other.shape[1] // 2, other.shape[0] // 2), cv2.INTER_NEAREST)
     for core in _regions(other, small, skin):
-        assert _candidate_pitches(skin, other, _padded(core, _padding(skin), other)) == []
+        assert _candidate_pitches(skin, other, _padded(core, _padding(skin), other))[0] == []
     with pytest.raises(BoardNotFoundError):
         locate_board(other, [skin])
+
+
+@pytest.mark.parametrize(
+    ("skin_dir", "lines"), [("xdemineur", True), ("sgt-mines", True), ("winmine", False)]
+)
+def test_a_board_amid_its_own_colour_is_still_found(skin_dir, lines, skins):
+    """A grey desktop round a grey game (with lines of its own every 37 px) hides the board's
+    period; the pitches the period ruled out are tried before giving up. (winmine amid its
+    grey with such lines reads cells of the lines as cells and is refused, as before.)"""
+    png = FIXTURES / skin_dir / "expert-mid.png"
+    frame = cv2.imread(str(png))
+    skin = find_skin(skin_dir)
+    grey = _key_colours(skin)[0]
+    desk = np.full((1080, 1920, 3), grey.astype(np.uint8), np.uint8)
+    if lines:
+        desk[:, ::37] = 128
+    desk[200 : 200 + frame.shape[0], 300 : 300 + frame.shape[1]] = frame
+    located = locate_board(desk, skins)
+    assert located.skin.name == skin_dir
+    assert read_frame(desk, located).board == expected(png)
