@@ -398,8 +398,9 @@ def _candidate_pitches(
     to try only if no board is found with those.
 
     First: the skin's desktop scalings that fit the period of its key colours there (all of
-    them where no period shows), or for cells that grow with the window that period itself.
-    Later: the other scalings, or the pitches the colour blobs suggest. Without a frame, the
+    them where no period shows), or for cells that grow with the window that period itself
+    (where it is in the skin's range; the blob pitches where no period shows). Later: the other
+    scalings, or the pitches the colour blobs suggest. Without a frame, the
     scalings, or a range of pitches from the skin's own size outwards."""
     if not skin.scales_with_window:
         pitches = [(skin.pitch_x * s, skin.pitch_y * s) for s in skin.scales]
@@ -429,9 +430,11 @@ def _candidate_pitches(
             found = dict.fromkeys(round(b, 1) for b in _blob_pitches(frame, skin, roi))
             return [(p, p * ratio) for p in found if period is None or abs(p - period) > 0.5]
 
-        if period is not None and lo <= period <= hi:
+        if period is None:
+            return blobs(), list
+        if lo <= period <= hi:
             return [(period, period * ratio)], blobs
-        return blobs(), list
+        return [], blobs  # a clear period, but not of cells this skin draws: most likely none
     lo, hi = skin.pitch_range
     steps = [float(skin.pitch_x)]
     p = skin.pitch_x / 1.07
