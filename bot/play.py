@@ -7,8 +7,9 @@ One pass of :meth:`Player.play_game`:
 2. read it (:func:`bot.read.read_frame`); a frame that does not read cleanly (a cell below the
    confidence threshold, a contradiction for the solver, numbers that changed since the last
    reading) is re-read; if it does not clear up the bot stops, nothing clicked;
-3. plan: every cell the solver proves safe, all at once (they stay safe whatever the others
-   show), else one guess from :func:`solver.moves.choose_move`;
+3. plan: on a blank board the first click the game's rules favour (:func:`first_click`, the
+   rules from program.json); else every cell the solver proves safe, all at once (they stay
+   safe whatever the others show), else one guess from :func:`solver.moves.choose_move`;
 4. click them (only inside the located board, never a cell already clicked while the screen
    has not changed), park the pointer where the game wants it, and wait for the board to
    change and settle again.
