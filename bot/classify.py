@@ -372,12 +372,11 @@ def _compare(samples: np.ndarray, skin: Skin, bank: TemplateBank) -> tuple[np.nd
     cross, norms = _products(ranked, bank.f32, skin)
     d2 = norms[:, None] + bank.sq[None, :] - 2.0 * cross
     groups = len(bank.classes)
-    class_d2 = np.empty((n, groups), np.float32)
-    class_arg = np.empty((n, groups), np.intp)
-    for g in range(groups):
-        part = d2[:, bank.starts[g] : bank.starts[g + 1]]
-        class_arg[:, g] = bank.starts[g] + part.argmin(axis=1)
-        class_d2[:, g] = part.min(axis=1)
+    # Each class's nearest variant (most classes have one: only those with more are searched).
+    class_d2 = np.minimum.reduceat(d2, bank.starts[:-1], axis=1)
+    class_arg = np.repeat(bank.starts[None, :-1], n, axis=0)
+    for g in np.nonzero(np.diff(bank.starts) > 1)[0]:
+        class_arg[:, g] += d2[:, bank.starts[g] : bank.starts[g + 1]].argmin(axis=1)
     # The two nearest classes (one when the skin has a single class).
     top = np.argpartition(class_d2, 1, axis=1)[:, :2] if groups > 1 else np.zeros((n, 1), np.intp)
     rows = np.arange(n)[:, None]
@@ -478,10 +477,13 @@ def _classify_changed(
         delta = _scratch(skin, "delta", samples.shape)
         cv2.absdiff(samples, last[1], dst=delta)
         changed = cv2.reduce(delta, 1, cv2.REDUCE_SUM, dtype=cv2.CV_32S)[:, 0] > 0
-        results = tuple(r.copy() for r in last[2])
-        if changed.any():
-            for old, new in zip(results, classify(samples[changed]), strict=True):
-                old[changed] = new
+        if changed.all():
+            results = classify(samples)  # no copy of the cells to pick the changed ones
+        else:
+            results = tuple(r.copy() for r in last[2])
+            if changed.any():
+                for old, new in zip(results, classify(samples[changed]), strict=True):
+                    old[changed] = new
         np.copyto(last[1], samples)
     else:
         results = classify(samples)
