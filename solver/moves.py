@@ -11,9 +11,13 @@ from __future__ import annotations
 
 import random
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from solver.board import Board
 from solver.errors import MinebotError
+
+if TYPE_CHECKING:
+    from solver.probability import Analysis
 
 
 @dataclass(frozen=True)
@@ -40,16 +44,31 @@ class Move:
 
 
 def choose_move(
-    board: Board, mines: int, strategy: str = "best", rng: random.Random | None = None
+    board: Board,
+    mines: int,
+    strategy: str = "best",
+    rng: random.Random | None = None,
+    analysis: Analysis | None = None,
 ) -> Move:
     """The next cell to open on ``board`` (``mines`` in total, flags included).
 
     A certainly safe cell if there is one, else the strategy's guess. Never a flag: a live
     player gains nothing from flagging, and the solver counts its own certain mines.
+    ``analysis``, the board's :func:`~solver.probability.mine_probabilities` when the caller
+    already has it, saves analysing the board again for a safe cell (the first in row order).
     Raises :class:`~solver.errors.ContradictionError` if the board cannot be right, and
     :class:`~solver.errors.MinebotError` if no cell is left to open.
+
+    >>> from solver.probability import mine_probabilities
+    >>> board = Board("11.\\n...")
+    >>> choose_move(board, 1, analysis=mine_probabilities(board, 1))
+    Move(action='open', x=2, y=0, p_mine=0.0)
     """
     from solver.policy import plan_moves
+
+    if analysis is not None and analysis.safe and strategy != "pgms":
+        x, y = min(analysis.safe, key=lambda cell: (cell[1], cell[0]))
+        return Move("open", x, y, 0.0)
 
     moves = plan_moves(board, mines, strategy=strategy, rng=rng or random.Random())
     for move in moves:

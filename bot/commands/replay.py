@@ -143,29 +143,13 @@ def mine_count(reading: Any, given: int | None) -> tuple[int, str]:
 
 def choose(board: Any, mines: int) -> tuple[Any, Any]:
     """The solver's analysis and move for ``board`` (raises ContradictionError)."""
+    from solver.moves import choose_move
     from solver.probability import mine_probabilities
 
     analysis = mine_probabilities(board, mines)
     if not analysis.covered:
         return analysis, None
-    try:
-        from solver.moves import choose_move
-    except ModuleNotFoundError:  # the move chooser is not there yet: least risky cell
-        return analysis, _least_risky(analysis)
-    return analysis, choose_move(board, mines)
-
-
-@dataclass(frozen=True)
-class _Move:
-    action: str
-    x: int
-    y: int
-    p_mine: float
-
-
-def _least_risky(analysis: Any) -> _Move:
-    x, y = min(analysis.covered, key=lambda c: (analysis.probability(*c), c[1], c[0]))
-    return _Move("open", x, y, float(analysis.probability(x, y)))
+    return analysis, choose_move(board, mines, analysis=analysis)
 
 
 def replay_image(

@@ -32,7 +32,11 @@ def run(args: argparse.Namespace) -> int:
 
     board = Board(sys.stdin.read()) if args.board == "-" else read_board(args.board)
     analysis = mine_probabilities(board, args.mines)
-    move = choose_move(board, args.mines, strategy=args.strategy) if analysis.covered else None
+    move = (
+        choose_move(board, args.mines, strategy=args.strategy, analysis=analysis)
+        if analysis.covered
+        else None
+    )
     if args.json:
         print(json.dumps(solve_report(board, analysis, move)))
     else:
