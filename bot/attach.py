@@ -96,6 +96,13 @@ def locate_when_drawn(
         time.sleep(0.05)
 
 
+def board_on_desktop(frame: Frame, grid: Any) -> Region:
+    """The desktop rectangle the board ``grid`` of ``frame`` covers (at least a pixel wide)."""
+    left, top, right, bottom = grid.bounds
+    (dl, dt), (dr, db) = frame.to_desktop(left, top), frame.to_desktop(right, bottom)
+    return Region(int(dl), int(dt), max(1, int(dr - dl)), max(1, int(db - dt)))
+
+
 def attach(
     capture: Any,
     mouse: Mouse | None,
@@ -111,49 +118,26 @@ def attach(
     holding it, the mouse mapping and where to park the pointer; return a ready :class:`Player`.
 
     ``program`` (a :class:`bot.programs.Program`, when the caller launched the game) parks the
-    pointer before the first look; ``timeout`` is how long a window just opened may take to
-    draw a board.
+    pointer before the first look; without it the skin's program.json is used when there is
+    one. ``timeout`` is how long a window just opened may take to draw a board.
     """
     from bot.mouse import measure_mapping
-    from bot.window import WindowWatch
 
     reader = reader or Reader.default()
-    backend = None
     if window is not None and program is not None and mouse is not None:
         # Before the first look: the pointer off the board (hover highlight, pause quirks).
         mapping = measure_mapping(capture.monitors, mouse.size())
         mouse.move(*mapping.to_mouse(*program.park_point(window)))
-    if window is None:
-        desktop, located = locate_when_drawn(capture, None, reader, skins, timeout)
-        left, top, right, bottom = located.grid.bounds
-        (dl, dt), (dr, db) = desktop.to_desktop(left, top), desktop.to_desktop(right, bottom)
-        board_desktop = Region(int(dl), int(dt), max(1, int(dr - dl)), max(1, int(db - dt)))
-        window, backend = find_game_window(board_desktop)
-    else:
-        from bot.window import X11Windows
-
-        backend = X11Windows()
+    window, backend = _game_window(capture, window, reader, skins, timeout)
     region = window.region if window is not None else capture.monitors[0]
     frame, located = locate_when_drawn(capture, region, reader, skins, timeout)
-    watch = None
-    if window is not None and backend is not None:
-        left, top, right, bottom = located.grid.bounds
-        (dl, dt), (dr, db) = frame.to_desktop(left, top), frame.to_desktop(right, bottom)
-        area = Region(int(dl), int(dt), max(1, int(dr - dl)), max(1, int(db - dt)))
-        watch = WindowWatch(backend, window, area)
-        watch.check()  # covered already: say so before anything else
-    park = None
+    watch = _watch_board(backend, window, board_on_desktop(frame, located.grid))
     if program is None:
-        try:
-            from bot.programs import load_program
-
-            program = load_program(located.skin.name)
-        except ProgramError:
-            program = None  # no program description: leave the pointer where clicks put it
-    if program is not None and window is not None:
-        park = program.park_point(window)
+        program = _program_of(located.skin.name)
+    park = None
     if program is not None:
         player_options.setdefault("first_click", first_click_rules(program.skin))
+        park = program.park_point(window) if window is not None else None
     mapping = measure_mapping(capture.monitors, mouse.size()) if mouse else MouseMapping()
     player = Player(
         capture,
@@ -173,3 +157,39 @@ def attach(
         if program.settle_quiet is not None:
             player.timing = replace(player.timing, quiet=program.settle_quiet)
     return Attached(player, located.skin, window, frame)
+
+
+def _game_window(
+    capture: Any, window: Any, reader: Reader, skins: Any, timeout: float
+) -> tuple[Any, Any]:
+    """The game's window (the one given, else the one holding the board found on the
+    desktop) and the window backend; (None, None) without a window system."""
+    if window is not None:
+        from bot.window import X11Windows
+
+        return window, X11Windows()
+    desktop, located = locate_when_drawn(capture, None, reader, skins, timeout)
+    return find_game_window(board_on_desktop(desktop, located.grid))
+
+
+def _watch_board(backend: Any, window: Any, board: Region) -> Any:
+    """A watch on ``window`` and the ``board`` area in it (checked once now: a window covered
+    already is said before anything else), or None without a window system."""
+    if window is None or backend is None:
+        return None
+    from bot.window import WindowWatch
+
+    watch = WindowWatch(backend, window, board)
+    watch.check()
+    return watch
+
+
+def _program_of(skin: str) -> Any:
+    """The skin's program description (:class:`bot.programs.Program`), None without one (then
+    the pointer stays where the clicks put it and the skin alone says how to restart)."""
+    from bot.programs import load_program
+
+    try:
+        return load_program(skin)
+    except ProgramError:
+        return None

@@ -81,40 +81,52 @@ def restart_from_skin(player: Player, frame: Frame, reading: Any) -> None:
     (``{"click": {"x_fraction": 0.5, "y_offset": -40}}``) or a click on a button found by its
     picture (``{"button": "restart.png"}``); then wait until the board has changed and reads as
     a game in play."""
-    located = player.located
     spec, folder = restart_spec(player)
     if player.mouse is None:
         raise PlayError("cannot restart the game without a mouse")
-    before = board_crop(frame.image, located.grid)
+    before = board_crop(frame.image, player.located.grid)
     player.check_window()
     if "key" in spec:
         player.park_pointer()  # focus follows the pointer on a bare X server: keep it inside
         player.mouse.press(str(spec["key"]))
     elif "click" in spec or "button" in spec:
-        if "click" in spec:
-            scale = float(getattr(located, "scale", 1.0))
-            fx, fy = restart_point(spec["click"], located.grid, scale)
-        else:
-            import cv2
-
-            path = (folder or Path(".")) / str(spec["button"])
-            picture = cv2.imread(str(path), cv2.IMREAD_COLOR)
-            if picture is None:
-                raise PlayError(f"{path}: cannot read the restart button's picture")
-            fx, fy = find_button(frame.image, picture)
+        fx, fy = restart_click_point(player, frame, spec, folder)
         player.board_mouse(frame).click_frame_point(fx, fy)
         player.park_pointer()
     else:
         raise PlayError(
-            f"skin {located.skin.name!r} does not say how to restart a game "
+            f"skin {player.located.skin.name!r} does not say how to restart a game "
             '(skin.json needs a "restart" with a "key", a "click" or a "button")'
         )
+    wait_for_new_game(player, before)
+
+
+def restart_click_point(
+    player: Player, frame: Frame, spec: dict[str, Any], folder: Path | None
+) -> tuple[float, float]:
+    """The frame point to click for a ``"click"`` or ``"button"`` restart."""
+    located = player.located
+    if "click" in spec:
+        return restart_point(spec["click"], located.grid, float(getattr(located, "scale", 1.0)))
+    import cv2
+
+    path = (folder or Path(".")) / str(spec["button"])
+    picture = cv2.imread(str(path), cv2.IMREAD_COLOR)
+    if picture is None:
+        raise PlayError(f"{path}: cannot read the restart button's picture")
+    return find_button(frame.image, picture)
+
+
+def wait_for_new_game(player: Player, before: np.ndarray) -> None:
+    """Wait until the board differs from ``before`` (its picture when the restart was asked
+    for) and reads as a game in play; stop with :class:`PlayError` if it does not."""
+    name = player.located.skin.name
     new, changed = player.settle(before)
     if not changed:
-        raise PlayError(f"the {located.skin.name} game did not restart: the board did not change")
+        raise PlayError(f"the {name} game did not restart: the board did not change")
     for _ in range(player.timing.reread_tries):
-        new, reading_now, plan = player.read(new, want_plan=False)
+        new, reading, plan = player.read(new, want_plan=False)
         if plan is not None:
             return
-        new, _ = player.settle(board_crop(new.image, located.grid))
-    raise PlayError(f"the {located.skin.name} game did not restart: still {reading_now.state}")
+        new, _ = player.settle(board_crop(new.image, player.located.grid))
+    raise PlayError(f"the {name} game did not restart: still {reading.state}")
