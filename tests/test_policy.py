@@ -13,7 +13,7 @@ from solver.errors import ContradictionError, MinebotError
 from solver.frontier import analyse
 from solver.game import Game
 from solver.moves import Move, choose_move
-from solver.policy import STRATEGIES, plan, plan_moves
+from solver.policy import STRATEGIES, forced_guess, plan, plan_moves
 
 
 def brute_force(board: Board, mines: int) -> dict[tuple[int, int], Fraction]:
@@ -200,3 +200,27 @@ def test_endgame_search_finds_the_informative_guess():
     chance, cell = win_chance(layouts, [0, 1, 2], {0: (1,), 1: (0,), 2: ()})
     assert chance == pytest.approx(2 / 3)
     assert cell in (0, 1)
+
+
+# A 50/50 at the left edge that no number can ever settle: (1, 0) needs one mine among (0, 0)
+# and (0, 1), every other cell next to just one of them is a flag or off the board. The 18 cells
+# on the right hold 3 mines (1 in 6 each, 1,632 layouts: too many for the endgame search).
+FORCED_5050 = ".3F......\n.6F......\nFFF......"
+
+
+def test_best_takes_an_unavoidable_5050_before_safer_guesses():
+    board = Board(FORCED_5050)
+    move = plan_moves(board, 9, "best", random.Random(0))[-1]
+    assert (move.x, move.p_mine) == (0, 0.5)
+    safest = plan_moves(board, 9, "min-risk", random.Random(0))[-1]
+    assert safest.x >= 3 and safest.p_mine == pytest.approx(1 / 6)
+
+
+def test_a_5050_that_a_number_may_settle_is_left_for_later():
+    # The same pair, but (0, 2) and (1, 2) below it are covered and undecided: either one's
+    # number would see (0, 1) and not (0, 0).
+    board = Board(".3F......\n.4F......\n.........\n.........")
+    out = analyse(list(board.flat()), 9, 4, 8)
+    assert out.probability[0] == out.probability[9] == 0.5
+    assert forced_guess(list(board.flat()), 9, 4, 8, out) is None
+    assert plan_moves(board, 8, "best", random.Random(0))[-1].p_mine < 0.5
