@@ -56,7 +56,7 @@ class TemplateBank:
     chars: np.ndarray  # [G] board character of each class
     starts: np.ndarray  # [G + 1] first template row of each class
     u8: np.ndarray  # [K, D] uint8, D = h * w * 3
-    f32: np.ndarray  # [K, D / RANK_STEP] float32, for the ranking
+    f32: np.ndarray  # [D / RANK_STEP, K] float32 (templates as columns), for the ranking
     sq: np.ndarray  # [K] squared norms
     tol: np.ndarray  # [K, D] uint8: largest difference that still counts as the same pixel
     #: (255 outside ``mask``)
@@ -115,7 +115,7 @@ def template_bank(
             chars=np.array([CLASS_CHARS[c] for c in classes]),
             starts=starts,
             u8=u8,
-            f32=f32,
+            f32=np.ascontiguousarray(f32.T),
             sq=(f32 * f32).sum(axis=1),
             tol=tol,
             tol_all=int(tol.flat[0]) if (tol == tol.flat[0]).all() else None,
@@ -409,24 +409,24 @@ def _compare(samples: np.ndarray, skin: Skin, bank: TemplateBank) -> tuple[np.nd
 
 
 def _products(ranked: np.ndarray, templates: np.ndarray, skin: Skin) -> tuple[np.ndarray, ...]:
-    """``(cells @ templates.T, squared norm of each cell)`` in float32, ``ranked`` [N, D] uint8.
+    """``(cells @ templates, squared norm of each cell)`` in float32; ``ranked`` [N, D] uint8,
+    ``templates`` [D, K].
 
-    One matrix-vector product per template, on blocks of cells: numpy runs them on one thread
-    and the blocks stay in the cache. (A single matrix product hands work to the BLAS thread
-    pool, and on a busy two-core machine waking it every frame made the read 5-10x slower;
-    cv2.gemm's threads likewise.)
+    One small matrix product per block of cells: the blocks stay in the cache and are too small
+    for the BLAS library to wake its thread pool. (A single product over all cells does, and on
+    a busy two-core machine that made the read 5-10x slower at the 90th percentile; one
+    matrix-vector product per template is steady but three to four times slower.)
     """
     n = ranked.shape[0]
-    cross = np.empty((templates.shape[0], n), np.float32)
+    cross = np.empty((n, templates.shape[1]), np.float32)
     norms = np.empty(n, np.float32)
     block = _scratch(skin, "ranked", (min(n, RANK_BLOCK), ranked.shape[1]), np.float32)
     for i in range(0, n, RANK_BLOCK):
         part = block[: min(RANK_BLOCK, n - i)]
         np.copyto(part, ranked[i : i + RANK_BLOCK], casting="unsafe")
-        for k, template in enumerate(templates):
-            np.matmul(part, template, out=cross[k, i : i + len(part)])
+        np.matmul(part, templates, out=cross[i : i + len(part)])
         norms[i : i + len(part)] = np.einsum("ij,ij->i", part, part)
-    return cross.T, norms
+    return cross, norms
 
 
 def _far_pixels(diff: np.ndarray, tol: np.ndarray | int) -> np.ndarray:
