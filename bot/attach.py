@@ -4,7 +4,6 @@ mouse mapping and where to park the pointer, and hand back a ready :class:`bot.p
 
 from __future__ import annotations
 
-import json
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
@@ -15,7 +14,7 @@ import numpy as np
 from bot.capture import Frame, Region
 from bot.errors import ProgramError, WindowError
 from bot.mouse import Mouse, MouseMapping
-from bot.play import FIRST_CLICK_RULES, STOP_ERRORS, Player, Reader
+from bot.play import STOP_ERRORS, Player, Reader
 from solver.errors import MinebotError
 
 
@@ -27,31 +26,6 @@ class Attached:
     skin: Any
     window: Any  # WindowInfo or None when no window system is available
     frame: Frame
-
-
-def first_click_rules(skin: str) -> str | None:
-    """What the game of ``skin`` guarantees about its first click: ``"first_click"`` in its
-    program.json (one of :data:`bot.play.FIRST_CLICK_RULES`), None when it does not say.
-
-    >>> first_click_rules("sgt-mines")
-    'opening'
-    """
-    # bot.programs.Program does not keep this key: read it from the file load_program reads.
-    from bot.programs import PROGRAM_FILE, template_dirs
-
-    paths = [folder / skin / PROGRAM_FILE for folder in template_dirs()]
-    path = next((p for p in reversed(paths) if p.is_file()), None)  # the later folder wins
-    if path is None:
-        return None
-    try:
-        rules = json.loads(path.read_text(encoding="utf-8")).get("first_click")
-    except (OSError, ValueError, AttributeError) as exc:
-        raise ProgramError(f"{path}: cannot read: {exc}") from exc
-    if rules is not None and rules not in FIRST_CLICK_RULES:
-        raise ProgramError(
-            f'{path}: "first_click" is {rules!r}, expected one of {", ".join(FIRST_CLICK_RULES)}'
-        )
-    return rules
 
 
 def find_game_window(board_desktop: Region) -> tuple[Any, Any]:
@@ -136,7 +110,7 @@ def attach(
         program = _program_of(located.skin.name)
     park = None
     if program is not None:
-        player_options.setdefault("first_click", first_click_rules(program.skin))
+        player_options.setdefault("first_click", program.first_click)
         park = program.park_point(window) if window is not None else None
     mapping = measure_mapping(capture.monitors, mouse.size()) if mouse else MouseMapping()
     player = Player(

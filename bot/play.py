@@ -34,6 +34,7 @@ from bot.capture import Frame, Region
 from bot.errors import MouseError, PlayError, ProgramError, WindowError
 from bot.gamelog import GameLog, audit_boards
 from bot.mouse import BoardMouse, Mouse, MouseMapping
+from bot.programs import FIRST_CLICK_RULES
 from solver.board import COVERED, EXPLODED, NUMBERS, QUESTION, Board
 from solver.errors import MinebotError
 
@@ -177,24 +178,15 @@ def plan_clicks(board: Board, mines: int, choose_move: Callable[..., Any] | None
     if analysis.safe:
         return [PlannedClick(x, y, 0.0) for x, y in sorted(analysis.safe, key=lambda p: p[::-1])]
     if choose_move is None:
-        try:
-            from solver.moves import choose_move
-        except ImportError:  # the policy module is optional: lowest risk, top-left first
-            choose_move = None
-    move = choose_move(board, mines) if choose_move is not None else None
-    if move is None or move.action != "open":
+        from solver.moves import choose_move
+    move = choose_move(board, mines)
+    if move.action != "open":
         # Flags are never needed to win; a policy that wants one gets the least risky cell.
         x, y = min(analysis.covered, key=lambda p: (analysis.probability(*p), p[::-1]))
         return [PlannedClick(x, y, float(analysis.probability(x, y)))]
     p = analysis.probability(move.x, move.y)
     return [PlannedClick(move.x, move.y, float(p if p is not None else move.p_mine))]
 
-
-#: What a game guarantees about its first click (``"first_click"`` in its program.json):
-#: ``opening``: the cell clicked and its neighbours hold no mine, so an area opens;
-#: ``classic``: the cell clicked holds no mine; ``unsafe``: nothing;
-#: ``pre-opened``: the game opens an area itself before the first click, which is unprotected.
-FIRST_CLICK_RULES = ("opening", "classic", "unsafe", "pre-opened")
 
 #: Where the first click goes under ``opening`` rules, from the top-left corner: far enough
 #: from the edges that the guaranteed area touches the most unknown cells (it wins more than a

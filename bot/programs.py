@@ -46,6 +46,12 @@ from typing import Any
 from bot.errors import ProgramError
 from bot.window import WindowInfo, X11Windows, find_window
 
+#: What a game guarantees about its first click (``"first_click"`` in its program.json):
+#: ``opening``: the cell clicked and its neighbours hold no mine, so an area opens;
+#: ``classic``: the cell clicked holds no mine; ``unsafe``: nothing;
+#: ``pre-opened``: the game opens an area itself before the first click, which is unprotected.
+FIRST_CLICK_RULES = ("opening", "classic", "unsafe", "pre-opened")
+
 PROGRAM_FILE = "program.json"
 
 
@@ -85,6 +91,7 @@ class Program:
     restart: dict[str, Any] | None = None
     settle_quiet: float | None = None
     dialogs: tuple[dict[str, Any], ...] = ()
+    first_click: str | None = None  # one of FIRST_CLICK_RULES; None: the file does not say
 
     @classmethod
     def from_dict(cls, skin: str, data: dict[str, Any], source: str = PROGRAM_FILE) -> Program:
@@ -94,6 +101,12 @@ class Program:
             if not command or not isinstance(window, dict):
                 raise ValueError("'command' must be a non-empty list, 'window' an object")
             park = tuple(float(v) for v in data.get("park", (0.5, 0.02)))
+            first_click = data.get("first_click")
+            if first_click is not None and first_click not in FIRST_CLICK_RULES:
+                raise ValueError(
+                    f'"first_click" is {first_click!r}, expected one of '
+                    + ", ".join(FIRST_CLICK_RULES)
+                )
             if len(park) != 2 or not all(0.0 <= v <= 1.0 for v in park):
                 raise ValueError("'park' must be two fractions of the window, 0 to 1")
             return cls(
@@ -115,6 +128,7 @@ class Program:
                     float(data["settle_quiet"]) if data.get("settle_quiet") is not None else None
                 ),
                 dialogs=tuple(_dialog(d) for d in data.get("dialogs", ())),
+                first_click=first_click,
             )
         except (KeyError, TypeError, ValueError, IndexError) as exc:
             raise ProgramError(f"{source}: malformed program description: {exc}") from exc

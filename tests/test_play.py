@@ -11,6 +11,7 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass
 from fractions import Fraction
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -31,6 +32,7 @@ from solver.board import Board
 from solver.errors import MinebotError
 from solver.game import Game
 
+TEMPLATES = Path(__file__).resolve().parents[1] / "templates"
 PITCH = 6
 MARGIN = 4
 FAST = Timing(quiet=0.0, change_timeout=0.05, poll=0.0, reread_tries=3)
@@ -265,17 +267,19 @@ def test_unknown_first_click_rules_are_refused():
 
 
 def test_first_click_rules_come_from_program_json(tmp_path, monkeypatch):
-    from bot.attach import first_click_rules
     from bot.errors import ProgramError
+    from bot.programs import load_program
 
-    assert first_click_rules("gnome-mines") == "opening"
-    assert first_click_rules("xdemineur") == "pre-opened"
-    assert first_click_rules("no-such-game") is None
+    assert load_program("gnome-mines").first_click == "opening"
+    assert load_program("xdemineur").first_click == "pre-opened"
+    shipped = json.loads((TEMPLATES / "gnome-mines" / "program.json").read_text())
     (tmp_path / "gnome-mines").mkdir()
-    (tmp_path / "gnome-mines" / "program.json").write_text('{"first_click": "middle"}')
+    (tmp_path / "gnome-mines" / "program.json").write_text(
+        json.dumps({**shipped, "first_click": "middle"})
+    )
     monkeypatch.setenv("MINEBOT_SKINS", str(tmp_path))
-    with pytest.raises(ProgramError, match=r'gnome-mines/program.json: "first_click" is .middle'):
-        first_click_rules("gnome-mines")
+    with pytest.raises(ProgramError, match=r'gnome-mines/program.json: .*"first_click" is .middle'):
+        load_program("gnome-mines")
 
 
 def test_cells_drawn_in_steps_are_waited_for():
