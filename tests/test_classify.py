@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import time
 from pathlib import Path
 
 import cv2
@@ -140,20 +139,6 @@ def test_scores_have_the_grid_shape_and_range():
     scores = classify_cells(frame, located.grid, located.skin)
     assert scores.confidence.shape == (16, 30) == scores.margin.shape
     assert scores.margin.min() >= 0 and scores.confidence.max() <= 1
-
-
-@pytest.mark.parametrize("png", ["xdemineur/expert-mid.png", "gnome-mines/big-mid.png"])
-def test_reading_a_frame_with_a_known_grid_is_fast(png):
-    frame = cv2.imread(str(FIXTURES / png))
-    located = locate_board(frame)
-    # Every other frame each pixel is one level off: every cell is compared again.
-    frames = (frame, frame ^ np.uint8(1))
-    read_frame(frame, located)
-    start = time.perf_counter()
-    for i in range(10):
-        read_frame(frames[i % 2], located)
-    per_frame = (time.perf_counter() - start) / 10
-    assert per_frame < 0.05  # target 5 ms; generous here for loaded CI machines
 
 
 def test_a_changed_cell_is_read_again_the_others_as_before():
