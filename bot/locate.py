@@ -28,7 +28,7 @@ from dataclasses import dataclass, replace
 
 import numpy as np
 
-from bot.classify import cell_scale, classify_cells, sample_step
+from bot.classify import CellScores, cell_scale, classify_cells, sample_step
 from bot.errors import BoardNotFoundError
 from bot.skins import Skin, load_skins
 
@@ -139,6 +139,8 @@ class _Candidate:
     distance: float  # mean distance of the cells to their templates (lower: a closer fit)
 
     passing: float = 1.0  # share of the board's cells that read clearly
+    #: Anchor matches lie outside the board found: it stops short of the board (refused).
+    cut: bool = False
 
     @property
     def clean(self) -> bool:
@@ -155,6 +157,8 @@ class _Candidate:
         board); between readings of about the same area, the closest fit (the right pitch)."""
         if other is None:
             return True
+        if self.cut != other.cut:
+            return other.cut
         if self.clean != other.clean:
             return self.clean
         ratio = self.area / other.area
@@ -201,6 +205,13 @@ def locate_board(frame_bgr: np.ndarray, skins: Sequence[Skin] | None = None) -> 
         raise BoardNotFoundError(
             f"no board found in the {frame.shape[1]}x{frame.shape[0]} picture "
             f"(skins tried: {names})"
+        )
+    if best.cut:
+        grid = best.located.grid
+        raise BoardNotFoundError(
+            f"a {best.located.skin.name} board was found only in part: its cells read clearly "
+            f"in a {grid.cols}x{grid.rows} part at ({grid.left:.0f}, {grid.top:.0f}), but cells "
+            "of the board lie beyond it"
         )
     return best.located
 
@@ -570,43 +581,115 @@ def _extent(
 ) -> _Candidate | None:
     """The board around the seed cells: classify every lattice cell of the search area at
     once, keep the connected group of confidently read cells holding most seeds, and take its
-    bounding box. The board's frame (never a cell) cuts the group off from look-alike areas."""
-    import cv2
+    bounding box. The board's frame (never a cell) cuts the group off from look-alike areas.
 
+    Seeds left outside the group mean the group stopped inside the board: on an uneven lattice
+    the lines are then placed again by how well their cells read (:func:`_fit_offsets`); if
+    seeds still lie outside, the candidate is marked ``cut`` (a smaller board is never given)."""
     x0, y0, x1, y1 = roi
     kx0, kx1 = int(np.ceil((x0 - fx) / px)), int(np.floor((x1 - fx) / px)) - 1
     ky0, ky1 = int(np.ceil((y0 - fy) / py)), int(np.floor((y1 - fy) / py)) - 1
     if kx1 < kx0 or ky1 < ky0:
         return None
     kx, ky = seeds
-    col_off = row_off = ()
+    lattice = _Lattice(fx, fy, px, py, (kx0, ky0, kx1, ky1))
     if shifts is not None:
-        col_off = _offsets(kx, shifts[0], kx0, kx1)
-        row_off = _offsets(ky, shifts[1], ky0, ky1)
+        lattice = replace(
+            lattice,
+            col_offsets=_offsets(kx, shifts[0], kx0, kx1),
+            row_offsets=_offsets(ky, shifts[1], ky0, ky1),
+        )
     inside = (kx >= kx0) & (kx <= kx1) & (ky >= ky0) & (ky <= ky1)
     if not inside.any():
         return None
     kx, ky = kx[inside], ky[inside]
-    # Classify a window around the seeds, widened while the board reaches its edge (cheaper
-    # than the whole search area). Finding the board needs no pixel-by-pixel look at big
-    # cells drawn at the skin's own size: about 16 samples across each (the reader then
-    # compares every pixel). Stretched cells keep every pixel: their blurred edges already
-    # cost some of each cell's score.
+    # Finding the board needs no pixel-by-pixel look at big cells drawn at the skin's own
+    # size: about 16 samples across each (the reader then compares every pixel). Stretched
+    # cells keep every pixel: their blurred edges already cost some of each cell's score.
     own_size = cell_scale(_grid(fx, fy, px, py, 0, 0, 0, 0), skin) == (1.0, 1.0)
     step = max(sample_step(skin), int(min(px, py) // 16)) if own_size else sample_step(skin)
-    wx0, wy0 = max(kx0, kx.min() - 2), max(ky0, ky.min() - 2)
-    wx1, wy1 = min(kx1, kx.max() + 2), min(ky1, ky.max() + 2)
-    for _ in range(50):
-        grid = replace(
-            _grid(fx, fy, px, py, wx0, wy0, wx1, wy1),
-            col_offsets=col_off[wx0 - kx0 : wx1 - kx0 + 1],
-            row_offsets=row_off[wy0 - ky0 : wy1 - ky0 + 1],
+    window = (
+        max(kx0, kx.min() - 2),
+        max(ky0, ky.min() - 2),
+        min(kx1, kx.max() + 2),
+        min(ky1, ky.max() + 2),
+    )
+    grown = _grow(frame, skin, lattice, window, (kx, ky), step)
+    if grown is None:
+        return None
+    if shifts is not None and _seeds_outside(grown, (kx, ky)):
+        lattice = _fit_offsets(frame, skin, lattice, grown[0], step)
+        grown = _grow(frame, skin, lattice, grown[0], (kx, ky), step)
+        if grown is None:
+            return None
+    (wx0, wy0, _, _), scores, (bx0, by0, bx1, by1) = grown
+    if (bx1 - bx0 + 1) * (by1 - by0 + 1) < 4:
+        return None
+    conf = scores.confidence[by0 : by1 + 1, bx0 : bx1 + 1]
+    theta = skin.min_confidence
+    # Clean cells count +1, doubtful ones down to -1: a look-alike read at the wrong pitch
+    # (many cells, all so-so) loses to the real board (cells that match exactly).
+    score = float(np.clip((conf - theta) / (1 - theta), -1, 1).sum())
+    board = lattice.grid(wx0 + bx0, wy0 + by0, wx0 + bx1, wy0 + by1)
+    located = Located(skin, board, float(px / skin.pitch_x))
+    distance = float(scores.distance[by0 : by1 + 1, bx0 : bx1 + 1].mean())
+    readable = (conf >= theta) & (scores.margin[by0 : by1 + 1, bx0 : bx1 + 1] >= skin.min_margin)
+    cut = _seeds_outside(grown, (kx, ky))
+    return _Candidate(located, score, float(conf.mean()), distance, float(readable.mean()), cut)
+
+
+@dataclass(frozen=True)
+class _Lattice:
+    """The lattice a board is searched on: phase ``(fx, fy)``, pitch, the lattice indices
+    ``(kx0, ky0, kx1, ky1)`` inside the search area and, on uneven lattices, each line's offset
+    from the even lattice (index 0: line ``kx0`` / ``ky0``)."""
+
+    fx: float
+    fy: float
+    px: float
+    py: float
+    limits: tuple[int, int, int, int]
+    col_offsets: tuple[float, ...] = ()
+    row_offsets: tuple[float, ...] = ()
+
+    def grid(self, x0: int, y0: int, x1: int, y1: int) -> Grid:
+        """The grid of lattice cells ``x0..x1`` by ``y0..y1`` (inclusive), lines offset."""
+        kx0, ky0 = self.limits[:2]
+        return replace(
+            _grid(self.fx, self.fy, self.px, self.py, x0, y0, x1, y1),
+            col_offsets=self.col_offsets[x0 - kx0 : x1 - kx0 + 1],
+            row_offsets=self.row_offsets[y0 - ky0 : y1 - ky0 + 1],
         )
-        scores = classify_cells(frame, grid, skin, step)
+
+
+#: What :func:`_grow` finds: the window classified ``(x0, y0, x1, y1)`` (lattice indices), its
+#: scores and the board's box in the window ``(bx0, by0, bx1, by1)`` (inclusive).
+_Grown = tuple[tuple[int, int, int, int], CellScores, tuple[int, int, int, int]]
+
+
+def _grow(
+    frame: np.ndarray,
+    skin: Skin,
+    lattice: _Lattice,
+    window: tuple[int, int, int, int],
+    seeds: tuple[np.ndarray, np.ndarray],
+    step: int,
+) -> _Grown | None:
+    """Classify ``window`` (lattice indices) and keep the connected group of confidently read
+    cells holding most seeds, widening the window while the group reaches its edge (cheaper
+    than the whole search area)."""
+    import cv2
+
+    kx0, ky0, kx1, ky1 = lattice.limits
+    wx0, wy0, wx1, wy1 = window
+    kx, ky = seeds
+    for _ in range(50):
+        scores = classify_cells(frame, lattice.grid(wx0, wy0, wx1, wy1), skin, step)
         # Stricter than reading: a cell must match clearly to extend the board, so look-alike
         # areas next to it (a margin of the same grey) stay out; the reader judges every cell.
-        sure = (1 + skin.min_confidence) / 2
-        good = (scores.confidence >= sure) & (scores.margin >= skin.min_margin)
+        good = (scores.confidence >= (1 + skin.min_confidence) / 2) & (
+            scores.margin >= skin.min_margin
+        )
         count, labels = cv2.connectedComponents(good.astype(np.uint8), connectivity=8)
         votes = np.bincount(labels[ky - wy0, kx - wx0], minlength=count)
         votes[0] = 0
@@ -624,24 +707,49 @@ def _extent(
             break
         wx0, wy0 = max(kx0, wx0 - grow[0]), max(ky0, wy0 - grow[1])
         wx1, wy1 = min(kx1, wx1 + grow[2]), min(ky1, wy1 + grow[3])
-    if (bx1 - bx0 + 1) * (by1 - by0 + 1) < 4:
-        return None
-    conf = scores.confidence[by0 : by1 + 1, bx0 : bx1 + 1]
-    theta = skin.min_confidence
-    # Clean cells count +1, doubtful ones down to -1: a look-alike read at the wrong pitch
-    # (many cells, all so-so) loses to the real board (cells that match exactly).
-    score = float(np.clip((conf - theta) / (1 - theta), -1, 1).sum())
-    board = _grid(fx, fy, px, py, wx0 + bx0, wy0 + by0, wx0 + bx1, wy0 + by1)
-    if shifts is not None:
-        board = replace(
-            board,
-            col_offsets=col_off[wx0 - kx0 + bx0 : wx0 - kx0 + bx1 + 1],
-            row_offsets=row_off[wy0 - ky0 + by0 : wy0 - ky0 + by1 + 1],
-        )
-    located = Located(skin, board, float(px / skin.pitch_x))
-    distance = float(scores.distance[by0 : by1 + 1, bx0 : bx1 + 1].mean())
-    readable = (conf >= theta) & (scores.margin[by0 : by1 + 1, bx0 : bx1 + 1] >= skin.min_margin)
-    return _Candidate(located, score, float(conf.mean()), distance, float(readable.mean()))
+    return (wx0, wy0, wx1, wy1), scores, (int(bx0), int(by0), int(bx1), int(by1))
+
+
+def _seeds_outside(grown: _Grown, seeds: tuple[np.ndarray, np.ndarray]) -> bool:
+    """Whether anchor matches on the lattice lie outside the board found (it stopped short)."""
+    (wx0, wy0, _, _), _, (bx0, by0, bx1, by1) = grown
+    kx, ky = seeds[0] - wx0, seeds[1] - wy0
+    return bool(((kx < bx0) | (kx > bx1) | (ky < by0) | (ky > by1)).any())
+
+
+def _fit_offsets(
+    frame: np.ndarray, skin: Skin, lattice: _Lattice, window: tuple[int, int, int, int], step: int
+) -> _Lattice:
+    """Each column's, then each row's offset moved by whole pixels (up to the skin's
+    ``uneven_px``) to where the line's cells read best: the anchor matches place the lines
+    only where they are, and a board of few anchors (a lost dense board is nearly all mines)
+    leaves lines guessed between matches or beyond the last one."""
+    wx0, wy0, wx1, wy1 = window
+    kx0, ky0 = lattice.limits[:2]
+    reach = int(np.ceil(skin.uneven_px))
+    moves = np.arange(-reach, reach + 1)
+    for axis in (1, 0):  # columns (a line along axis 0 of the scores), then rows
+        name = "col_offsets" if axis == 1 else "row_offsets"
+        first, lo, hi = (kx0, wx0, wx1) if axis == 1 else (ky0, wy0, wy1)
+        phase, pitch = (lattice.fx, lattice.px) if axis == 1 else (lattice.fy, lattice.py)
+        offsets = np.array(getattr(lattice, name))
+        # Such lattices are of whole-pixel cells: each line starts on a whole pixel.
+        even = phase + (first + np.arange(offsets.size)) * pitch
+        offsets = np.round(even + offsets) - even
+        part = slice(lo - first, hi - first + 1)
+        # Mean confidence of each line with all the window's lines moved by each amount.
+        quality = []
+        for move in moves:
+            moved = offsets.copy()
+            moved[part] += move
+            trial = replace(lattice, **{name: tuple(moved)})
+            conf = classify_cells(frame, trial.grid(wx0, wy0, wx1, wy1), skin, step).confidence
+            quality.append(conf.mean(axis=1 - axis))
+        best = moves[np.argmax(np.array(quality), axis=0)]
+        # Lines beyond the window follow the nearest line inside it.
+        offsets += np.interp(np.arange(offsets.size), np.arange(lo, hi + 1) - first, best)
+        lattice = replace(lattice, **{name: tuple(float(v) for v in offsets)})
+    return lattice
 
 
 def _grid(fx: float, fy: float, px: float, py: float, x0: int, y0: int, x1: int, y1: int) -> Grid:

@@ -210,3 +210,29 @@ def test_a_board_amid_its_own_colour_is_still_found(skin_dir, lines, skins):
     located = locate_board(desk, skins)
     assert located.skin.name == skin_dir
     assert read_frame(desk, located).board == expected(png)
+
+
+@pytest.mark.parametrize("stem", ["custom400-lost", "custom400-b-lost"])
+def test_a_lost_dense_board_is_found_whole(stem, skins):
+    """A lost 30x16 GNOME Mines game with 400 mines is nearly all mines and has few anchors
+    (covered or empty cells) to place the uneven lattice's lines: lines placed between or
+    beyond them are moved to where their cells read, so the whole board is found (it was
+    found as 19x16 and 15x7)."""
+    png = FIXTURES / "gnome-mines" / f"{stem}.png"
+    frame = cv2.imread(str(png))
+    located = locate_board(frame, skins)
+    assert (located.grid.cols, located.grid.rows) == (30, 16)
+    assert read_frame(frame, located).board == expected(png)
+
+
+def test_a_board_cut_in_two_is_refused_not_given_in_part(skins):
+    """A column of the board that reads as nothing (here painted over) leaves anchor cells on
+    both sides: the reader refuses rather than give either side as the board."""
+    png = FIXTURES / "gnome-mines" / "custom400-lost.png"
+    frame = cv2.imread(str(png))
+    grid = locate_board(frame, skins).grid
+    left, top, width, _ = grid.cell_rect(12, 0)
+    bottom = grid.cell_rect(12, grid.rows - 1)
+    frame[top : bottom[1] + bottom[3], left : left + width] = (255, 0, 255)
+    with pytest.raises(BoardNotFoundError, match="only in part"):
+        locate_board(frame, skins)
