@@ -41,6 +41,12 @@ Pitches = list[tuple[float, float]]
 PERIOD_SLACK = 0.03
 
 
+#: On an uneven lattice, a line along a side of the board found whose median confidence is at
+#: least this reads like cells, not like the board's surroundings: the board found may stop
+#: short (GNOME Mines: cells off by a pixel or two read 0.6-0.85, its background 0.15-0.25).
+SIDE_LEVEL = 0.5
+
+
 @dataclass(frozen=True)
 class Grid:
     """The cell lattice in frame pixels.
@@ -617,11 +623,20 @@ def _extent(
     grown = _grow(frame, skin, lattice, window, (kx, ky), step)
     if grown is None:
         return None
-    if shifts is not None and _seeds_outside(grown, (kx, ky)):
-        lattice = _fit_offsets(frame, skin, lattice, grown[0], step)
-        grown = _grow(frame, skin, lattice, grown[0], (kx, ky), step)
+    # Lines an uneven lattice's anchors did not place may be off by a few pixels; elsewhere
+    # the lattice is exact, and a look-alike margin may read like cells.
+    short = shifts is not None and _stops_short(grown, (kx, ky), SIDE_LEVEL)
+    for _ in range(3):  # the window widens as lines are placed: place the new ones too
+        if not short:
+            break
+        fitted = grown[0]
+        lattice = _fit_offsets(frame, skin, lattice, fitted, step)
+        grown = _grow(frame, skin, lattice, fitted, (kx, ky), step)
         if grown is None:
             return None
+        short = _stops_short(grown, (kx, ky), SIDE_LEVEL)
+        if grown[0] == fitted:
+            break  # every line of the window placed: no better to be had
     (wx0, wy0, _, _), scores, (bx0, by0, bx1, by1) = grown
     if (bx1 - bx0 + 1) * (by1 - by0 + 1) < 4:
         return None
@@ -634,8 +649,7 @@ def _extent(
     located = Located(skin, board, float(px / skin.pitch_x))
     distance = float(scores.distance[by0 : by1 + 1, bx0 : bx1 + 1].mean())
     readable = (conf >= theta) & (scores.margin[by0 : by1 + 1, bx0 : bx1 + 1] >= skin.min_margin)
-    cut = _seeds_outside(grown, (kx, ky))
-    return _Candidate(located, score, float(conf.mean()), distance, float(readable.mean()), cut)
+    return _Candidate(located, score, float(conf.mean()), distance, float(readable.mean()), short)
 
 
 @dataclass(frozen=True)
@@ -710,11 +724,23 @@ def _grow(
     return (wx0, wy0, wx1, wy1), scores, (int(bx0), int(by0), int(bx1), int(by1))
 
 
-def _seeds_outside(grown: _Grown, seeds: tuple[np.ndarray, np.ndarray]) -> bool:
-    """Whether anchor matches on the lattice lie outside the board found (it stopped short)."""
-    (wx0, wy0, _, _), _, (bx0, by0, bx1, by1) = grown
+def _stops_short(grown: _Grown, seeds: tuple[np.ndarray, np.ndarray], level: float) -> bool:
+    """Whether the board found stops inside the board: anchor matches on the lattice lie
+    outside it, or a line along one of its sides reads like cells (median confidence at least
+    ``level``) where a board's surroundings read as nothing."""
+    (wx0, wy0, _, _), scores, (bx0, by0, bx1, by1) = grown
     kx, ky = seeds[0] - wx0, seeds[1] - wy0
-    return bool(((kx < bx0) | (kx > bx1) | (ky < by0) | (ky > by1)).any())
+    if ((kx < bx0) | (kx > bx1) | (ky < by0) | (ky > by1)).any():
+        return True
+    conf = scores.confidence
+    h, w = conf.shape
+    sides = [
+        conf[by0 : by1 + 1, bx0 - 1] if bx0 > 0 else None,
+        conf[by0 : by1 + 1, bx1 + 1] if bx1 + 1 < w else None,
+        conf[by0 - 1, bx0 : bx1 + 1] if by0 > 0 else None,
+        conf[by1 + 1, bx0 : bx1 + 1] if by1 + 1 < h else None,
+    ]
+    return any(side is not None and np.median(side) >= level for side in sides)
 
 
 def _fit_offsets(
