@@ -16,7 +16,10 @@ For each skin (all known skins unless told):
 3. **Extent.** The cells around the seeds are classified (:mod:`bot.classify`; big cells at
    their own size every n-th pixel), the window growing while the board reaches its edge, so a
    border row without any anchor (all numbers) is still found, and the board frame stops the
-   growth.
+   growth. On an uneven lattice (cells of two widths) the lines between and beyond the anchors
+   are only estimated: when the board found stops short (anchors outside it, or a side line
+   that reads like cells), each line is moved to where its cells read best and the board
+   grown again; one that still stops short is refused, never given in part.
 
 The candidate with the most confidently read cells wins.
 """
