@@ -162,12 +162,16 @@ class _Candidate:
         return grid.cols * grid.rows * grid.pitch_x * grid.pitch_y
 
     def better_than(self, other: _Candidate | None) -> bool:
-        """Clean readings first; then a clearly bigger board (a fragment of a board loses to the
-        board); between readings of about the same area, the closest fit (the right pitch)."""
+        """Whole boards before cut ones (see below); clean readings first; then a clearly bigger
+        board (a fragment of a board loses to the board); between readings of about the same
+        area, the closest fit (the right pitch)."""
         if other is None:
             return True
         if self.cut != other.cut:
-            return other.cut
+            # A whole board beats a cut one, unless the cut one is clearly bigger: a fragment
+            # elsewhere must not stand in for a board that could not be read whole (refused).
+            cut, whole = (self, other) if self.cut else (other, self)
+            return (self is cut) == (cut.area > 1.5 * whole.area)
         if self.clean != other.clean:
             return self.clean
         ratio = self.area / other.area
