@@ -457,6 +457,8 @@ def _candidate_pitches(
         if period is None:
             return blobs(), list
         if lo <= period <= hi:
+            if skin.uneven_px:  # whole-pixel cells: the wider ones are the drawn size
+                period = float(np.ceil(period - 1e-6))
             return [(period, period * ratio)], blobs
         return [], blobs  # a clear period, but not of cells this skin draws: most likely none
     lo, hi = skin.pitch_range
