@@ -224,9 +224,11 @@ def test_a_lost_dense_board_is_found_whole(stem, skins):
     are moved to where their cells read best, so the whole board is found."""
     png = FIXTURES / "gnome-mines" / f"{stem}.png"
     frame = cv2.imread(str(png))
-    located = locate_board(frame, skins)
-    assert (located.grid.cols, located.grid.rows) == (30, 16)
-    assert read_frame(frame, located).board == expected(png)
+    for at in [None, (300, 200), (2400, 301)]:  # alone, on a gradient, on a flat desktop
+        picture = frame if at is None else _desktop(frame, at)
+        located = locate_board(picture, skins)
+        assert (located.grid.cols, located.grid.rows) == (30, 16), at
+        assert read_frame(picture, located).board == expected(png), at
 
 
 def test_a_board_cut_in_two_is_refused_not_given_in_part(skins):
