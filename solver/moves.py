@@ -66,6 +66,7 @@ def choose_move(
     """
     from solver.policy import plan_moves
 
+    # Not for pgms: the baseline opens only the safe cells its own rules find.
     if analysis is not None and analysis.safe and strategy != "pgms":
         x, y = min(analysis.safe, key=lambda cell: (cell[1], cell[0]))
         return Move("open", x, y, 0.0)
