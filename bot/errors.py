@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from solver.errors import MinebotError
 
-# --- live play: displays, programs, windows, mouse (bot/xvfb.py, programs.py, window.py,
+# --- live play: displays, programs, windows, mouse (bot/live/xvfb.py, programs.py, window.py,
 # mouse.py, play.py) ---
 
 
@@ -32,7 +32,7 @@ class PlayError(MinebotError):
     """Live play stopped on purpose: the screen stopped matching a board the bot can trust."""
 
 
-# --- screen reading: skins, locating the board, classifying cells (bot/skins.py, locate.py,
+# --- screen reading: skins, locating the board, classifying cells (bot/reading/skins.py, locate.py,
 # classify.py, read.py) ---
 
 
@@ -59,7 +59,7 @@ class LowConfidenceError(MinebotError):
         self.cells = cells
 
 
-# --- tuning a new skin (bot/lattice.py, bot/tune.py) ---
+# --- tuning a new skin (bot/reading/lattice.py, bot/reading/tune.py) ---
 
 
 class LatticeError(MinebotError):

@@ -23,7 +23,7 @@ def virtual_display():
     ``DISPLAY`` points at it while the tests run."""
     if shutil.which("Xvfb") is None:
         pytest.skip("Xvfb is not installed (apt-get install xvfb)")
-    from bot.xvfb import VirtualDisplay
+    from bot.live.xvfb import VirtualDisplay
 
     with VirtualDisplay(size=(1280, 1024), first=100) as display:
         yield display

@@ -8,10 +8,10 @@ import cv2
 import numpy as np
 import pytest
 
-from bot.classify import classify_cells
 from bot.errors import LowConfidenceError
-from bot.read import locate_board, read_frame
-from bot.skins import find_skin, load_skins
+from bot.reading.classify import classify_cells
+from bot.reading.read import locate_board, read_frame
+from bot.reading.skins import find_skin, load_skins
 from solver.board import Board, read_board
 
 FIXTURES = Path(__file__).resolve().parent / "fixtures"
@@ -164,7 +164,7 @@ def test_sample_step_compares_every_other_pixel(tmp_path):
     import json
     import shutil
 
-    from bot.skins import load_skin
+    from bot.reading.skins import load_skin
 
     folder = tmp_path / "stepped"
     shutil.copytree(FIXTURES.parent.parent / "templates" / "xdemineur", folder)

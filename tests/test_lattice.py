@@ -1,4 +1,4 @@
-"""bot.lattice finds the cell grid of real game screenshots without knowing the skin.
+"""bot.reading.lattice finds the cell grid of real game screenshots without knowing the skin.
 
 The screenshots are real captures under Xvfb (tests/fixtures_tune/). The expected grids were
 measured independently: xbomb's first black grid line is at x=5, y=28 (2 px lines, 20 px
@@ -16,7 +16,7 @@ import numpy as np
 import pytest
 
 from bot.errors import LatticeError
-from bot.lattice import Lattice, estimate_pitch, find_lattice, refine_pitch
+from bot.reading.lattice import Lattice, estimate_pitch, find_lattice, refine_pitch
 
 FIX = Path(__file__).parent / "fixtures_tune"
 

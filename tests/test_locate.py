@@ -9,9 +9,9 @@ import numpy as np
 import pytest
 
 from bot.errors import BoardNotFoundError
-from bot.locate import _key_colours
-from bot.read import Grid, locate_board, read_frame
-from bot.skins import find_skin, load_skins
+from bot.reading.locate import _key_colours
+from bot.reading.read import Grid, locate_board, read_frame
+from bot.reading.skins import find_skin, load_skins
 from solver.board import read_board
 
 FIXTURES = Path(__file__).resolve().parent / "fixtures"
@@ -168,7 +168,7 @@ def test_winmine_reads_real_125_percent_cells(skins):
 def test_the_key_colours_period_picks_the_desktop_scaling(skin_dir, skins):
     """Fixed-pixel skins: of the scalings, the one drawn is matched first (the period of the key
     colours tells it), and another game's look-alike greys are not matched in the first pass."""
-    from bot.locate import _candidate_pitches, _padded, _padding, _regions
+    from bot.reading.locate import _candidate_pitches, _padded, _padding, _regions
 
     skin = find_skin(skin_dir)
     frame = cv2.imread(str(FIXTURES / skin_dir / "expert-mid.png"))

@@ -7,9 +7,9 @@ from dataclasses import dataclass
 import numpy as np
 import pytest
 
-from bot.capture import Frame, Region
 from bot.errors import MouseError
-from bot.mouse import (
+from bot.live.capture import Frame, Region
+from bot.live.mouse import (
     BoardMouse,
     FailSafeError,
     Mouse,

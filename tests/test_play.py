@@ -16,11 +16,10 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from bot.capture import Frame, Region
 from bot.errors import MouseError, PlayError, WindowError
-from bot.locate import Grid
-from bot.mouse import Mouse, MouseMapping
-from bot.play import (
+from bot.live.capture import Frame, Region
+from bot.live.mouse import Mouse, MouseMapping
+from bot.live.play import (
     ClickLedger,
     Player,
     Reader,
@@ -28,6 +27,7 @@ from bot.play import (
     inconsistent_cells,
     plan_clicks,
 )
+from bot.reading.grid import Grid
 from solver.board import Board
 from solver.errors import MinebotError
 from solver.game import Game
@@ -268,7 +268,7 @@ def test_unknown_first_click_rules_are_refused():
 
 def test_first_click_rules_come_from_program_json(tmp_path, monkeypatch):
     from bot.errors import ProgramError
-    from bot.programs import load_program
+    from bot.live.programs import load_program
 
     assert load_program("gnome-mines").first_click == "opening"
     assert load_program("xdemineur").first_click == "pre-opened"
@@ -514,7 +514,7 @@ class SkinStub:
 
 
 def test_restart_by_key_and_by_click_relative_to_the_board():
-    from bot.restart import restart_from_skin
+    from bot.live.restart import restart_from_skin
 
     for spec in ({"key": "n"}, {"click": {"x_fraction": 0.5, "y_offset": -2}}):
         world = World(8, 8, 1, seed=5)
@@ -548,7 +548,7 @@ def test_restart_by_key_and_by_click_relative_to_the_board():
 
 
 def test_restart_without_instructions_is_a_clear_error():
-    from bot.restart import restart_from_skin
+    from bot.live.restart import restart_from_skin
 
     world = World(8, 8, 1, seed=5)
     player, _ = make_player(world)
@@ -559,7 +559,7 @@ def test_restart_without_instructions_is_a_clear_error():
 
 
 def test_audit_checks_every_acted_board_against_the_mines_shown_after_a_loss():
-    from bot.gamelog import audit_boards
+    from bot.live.gamelog import audit_boards
 
     game = Game(9, 9, 10, rules="opening", seed=11)
     game.open(4, 4)
@@ -583,7 +583,7 @@ def test_audit_checks_every_acted_board_against_the_mines_shown_after_a_loss():
 
 
 def test_a_known_dialog_over_the_board_is_dismissed_an_unknown_one_stops():
-    from bot.window import WindowInfo, WindowWatch
+    from bot.live.window import WindowInfo, WindowWatch
 
     game_window = WindowInfo(1, "Mines", ("gnome-mines",), Region(100, 50, 200, 200))
     dialog = WindowInfo(2, "Congratulations!", ("gnome-mines",), Region(120, 60, 80, 80))
@@ -618,7 +618,7 @@ def test_a_known_dialog_over_the_board_is_dismissed_an_unknown_one_stops():
 
 
 def test_locate_waits_until_a_new_window_is_drawn():
-    from bot.attach import locate_when_drawn
+    from bot.live.attach import locate_when_drawn
 
     world = World(8, 8, 1, seed=5)
     frames = {"n": 0}
@@ -641,7 +641,7 @@ def test_locate_waits_until_a_new_window_is_drawn():
 
 
 def test_locate_gives_up_after_the_timeout_with_the_readers_error():
-    from bot.attach import locate_when_drawn
+    from bot.live.attach import locate_when_drawn
 
     world = World(8, 8, 1, seed=5)
 

@@ -134,7 +134,7 @@ def test_mine_count_from_option_level_or_estimate(tmp_path, capsys):
     assert json.loads(capsys.readouterr().out)["mines"] == 50
     # A board size no level has, no status line: the count is estimated, and the output says so.
     frame = cv2.imread(str(png))
-    from bot.read import locate_board
+    from bot.reading.read import locate_board
 
     grid = locate_board(frame).grid
     left, top, w, h = grid.cell_rect(0, 0)
@@ -187,7 +187,7 @@ def test_the_total_comes_from_the_status_line(png):
     """Games started with totals no level has: the reading's count is the one on the screen
     (sgt-mines' "Marked: F / M", GNOME Mines' "F/M"), or None-then-fallback where the status
     shows none (sgt-mines' "DEAD!")."""
-    from bot.read import read_counter, read_image
+    from bot.reading.read import read_counter, read_image
 
     frame = cv2.imread(str(png))
     reading = read_image(frame)
@@ -200,7 +200,7 @@ def test_the_total_comes_from_the_status_line(png):
 
 
 def test_the_level_fixtures_status_lines_give_their_level_totals():
-    from bot.read import read_counter, read_image
+    from bot.reading.read import read_counter, read_image
 
     for skin in ("sgt-mines", "gnome-mines"):
         for png in sorted((FIXTURES / skin).glob("*-*.png")):
@@ -218,7 +218,7 @@ def test_the_level_fixtures_status_lines_give_their_level_totals():
 def _total_digits(png: Path):
     """The frame, its located board and the boxes (x, y, w, h in frame pixels) of the total's
     digits on its status line, found by matching the skin's own glyph images."""
-    from bot.read import counter_box, locate_board
+    from bot.reading.read import counter_box, locate_board
 
     frame = cv2.imread(str(png))
     located = locate_board(frame)
@@ -239,7 +239,7 @@ def _total_digits(png: Path):
 def test_a_digit_no_glyph_explains_gives_no_count_not_a_wrong_one(skin):
     """A smudge over one digit of the total (a glyph the skin lacks, a pointer, a tooltip)
     must make the count unreadable, never a shorter or other number."""
-    from bot.read import read_counter
+    from bot.reading.read import read_counter
 
     png = FIXTURES / skin / "custom135-fresh.png"
     frame, located, digits = _total_digits(png)
@@ -254,7 +254,7 @@ def test_a_digit_no_glyph_explains_gives_no_count_not_a_wrong_one(skin):
 @pytest.mark.parametrize("scale", [1.25, 1.5, 2.0])
 def test_a_scaled_screen_reads_its_count_or_none_never_another(scale):
     """Desktop scaling blurs the glyphs: the count is read right or not at all."""
-    from bot.read import locate_board, read_counter
+    from bot.reading.read import locate_board, read_counter
 
     for png in [
         FIXTURES / "sgt-mines" / "custom135-fresh.png",

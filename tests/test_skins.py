@@ -11,7 +11,7 @@ import numpy as np
 import pytest
 
 from bot.errors import SkinFormatError, UnknownSkinError
-from bot.skins import CLASS_CHARS, find_skin, load_skin, load_skins, skin_dirs
+from bot.reading.skins import CLASS_CHARS, find_skin, load_skin, load_skins, skin_dirs
 
 SHIPPED = Path(__file__).resolve().parent.parent / "templates"
 GAME_SKINS = ("sgt-mines", "xdemineur", "winmine")

@@ -19,7 +19,7 @@ import numpy as np
 import pytest
 
 from bot.errors import TuneError
-from bot.tune import (
+from bot.reading.tune import (
     check_skin_name,
     group_cells,
     inset_for,
@@ -52,8 +52,8 @@ def label(work: Path, *names: str) -> None:
 def read_with(skin_dir: Path, name: str, image: Path) -> str:
     import cv2
 
-    from bot.read import read_image
-    from bot.skins import find_skin
+    from bot.reading.read import read_image
+    from bot.reading.skins import find_skin
 
     skin = find_skin(name, dirs=[skin_dir])
     return str(read_image(cv2.imread(str(image)), [skin]).board)
@@ -272,8 +272,8 @@ def test_shipped_game_tuned_from_scratch_reads_all_its_fixtures(game: str, tmp_p
     involved) must read every fixture of that game exactly as the shipped skin does."""
     import cv2
 
-    from bot.read import read_image
-    from bot.skins import find_skin
+    from bot.reading.read import read_image
+    from bot.reading.skins import find_skin
 
     folder = FIXTURES / game
     levels, names, labelled = SHIPPED[game]
@@ -316,7 +316,7 @@ def test_tuned_xbomb_plays_live_without_misreads(tmp_path: Path) -> None:
     """The skin learnt from the fixtures plays the real xbomb under Xvfb (display :89)."""
     import importlib.util
 
-    from bot.xvfb import display_in_use
+    from bot.live.xvfb import display_in_use
 
     if not Path("/usr/games/xbomb").exists():
         pytest.skip("xbomb is not installed (apt-get install xbomb)")
@@ -336,8 +336,8 @@ def test_tuned_xbomb_plays_live_without_misreads(tmp_path: Path) -> None:
 def test_scaled_desktop_captures(tmp_path: Path) -> None:
     import cv2
 
-    from bot.read import read_image
-    from bot.skins import find_skin
+    from bot.reading.read import read_image
+    from bot.reading.skins import find_skin
 
     fresh, mid = cv2.imread(str(XBOMB / "fresh.png")), cv2.imread(str(XBOMB / "mid.png"))
     # 133%: a fractional pitch (26.6 px) cannot be learnt; the error says what to capture.

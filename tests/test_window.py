@@ -6,10 +6,10 @@ import json
 
 import pytest
 
-from bot.capture import Region
 from bot.errors import ProgramError, WindowError
-from bot.programs import Program, load_program, size_key
-from bot.window import WindowInfo, WindowWatch, covering_windows, find_window
+from bot.live.capture import Region
+from bot.live.programs import Program, load_program, size_key
+from bot.live.window import WindowInfo, WindowWatch, covering_windows, find_window
 
 GAME = WindowInfo(10, "Mines", ("gnome-mines", "Gnome-mines"), Region(0, 0, 1200, 700))
 BOARD = Region(20, 110, 940, 500)
@@ -126,7 +126,7 @@ def test_malformed_program_file_names_the_file(tmp_path, monkeypatch):
     folder = tmp_path / "broken"
     folder.mkdir()
     (folder / "program.json").write_text(json.dumps({"command": [], "window": {}}))
-    monkeypatch.setattr("bot.programs.template_dirs", lambda: [tmp_path])
+    monkeypatch.setattr("bot.live.programs.template_dirs", lambda: [tmp_path])
     with pytest.raises(ProgramError, match=r"broken/program.json: malformed"):
         load_program("broken")
     (folder / "program.json").write_text("{not json")

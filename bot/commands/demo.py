@@ -79,8 +79,8 @@ def run(args: argparse.Namespace) -> int:
         raise PlayError("--games must be at least 1")
     cols, rows, mines = parse_size(args.size)
     out = (lambda line: print(line, file=sys.stderr)) if args.json else print
-    from bot.programs import RunningGame, load_program
-    from bot.xvfb import VirtualDisplay
+    from bot.live.programs import RunningGame, load_program
+    from bot.live.xvfb import VirtualDisplay
 
     program = load_program(args.skin)
     with (
@@ -90,10 +90,10 @@ def run(args: argparse.Namespace) -> int:
         # Everything that talks to X (mss, pyautogui) is set up only now, on the new display.
         import cv2
 
-        from bot.attach import attach
-        from bot.capture import ScreenCapture
         from bot.commands.play import report, skins_for
-        from bot.mouse import Mouse
+        from bot.live.attach import attach
+        from bot.live.capture import ScreenCapture
+        from bot.live.mouse import Mouse
 
         out(f"virtual display {display.name}: {args.skin} {cols}x{rows} with {mines} mines")
         with ScreenCapture() as capture:

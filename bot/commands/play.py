@@ -46,14 +46,14 @@ def skins_for(name: str | None) -> list | None:
     """The skins to search: the one named, or None (the reader's full list)."""
     if name is None:
         return None
-    from bot.skins import find_skin
+    from bot.reading.skins import find_skin
 
     return [find_skin(name)]
 
 
 def run(args: argparse.Namespace) -> int:
-    from bot.capture import ScreenCapture
     from bot.errors import PlayError
+    from bot.live.capture import ScreenCapture
 
     if args.games < 1:
         raise PlayError("--games must be at least 1")
@@ -61,8 +61,8 @@ def run(args: argparse.Namespace) -> int:
     with ScreenCapture() as capture:
         if args.hint:
             return hint(capture, skins, args)
-        from bot.attach import attach
-        from bot.mouse import Mouse
+        from bot.live.attach import attach
+        from bot.live.mouse import Mouse
 
         out = (lambda line: print(line, file=sys.stderr)) if args.json else print
         attached = attach(
@@ -86,7 +86,7 @@ def report(summary, as_json: bool) -> None:
 
 def hint(capture, skins, args: argparse.Namespace) -> int:
     """Read the board once, print the move the bot would make, write the overlay."""
-    from bot.attach import attach
+    from bot.live.attach import attach
 
     attached = attach(capture, None, skins=skins, mines=args.mines)
     player = attached.player
@@ -132,7 +132,7 @@ def write_overlay(path: Path, frame, reading, mines: int, move) -> bool:
     framed."""
     import cv2
 
-    from bot.overlay import draw_overlay
+    from bot.reading.overlay import draw_overlay
     from solver.probability import mine_probabilities
 
     probabilities = mine_probabilities(reading.board, mines).grid if move is not None else None

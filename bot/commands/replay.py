@@ -62,7 +62,7 @@ class Replayed:
 
 def run(args: argparse.Namespace) -> int:
     from bot.errors import MinebotError
-    from bot.skins import find_skin, load_skins
+    from bot.reading.skins import find_skin, load_skins
 
     source = Path(args.image)
     if source.is_dir():
@@ -162,8 +162,8 @@ def replay_image(
     """Read one picture; the report, the text lines and the exit status (0, 1 or 2)."""
     import cv2
 
-    from bot.overlay import draw_overlay
-    from bot.read import locate_board, read_frame
+    from bot.reading.overlay import draw_overlay
+    from bot.reading.read import locate_board, read_frame
     from solver.board import read_board
     from solver.errors import ContradictionError
 

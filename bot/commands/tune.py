@@ -66,7 +66,7 @@ def parse_level(text: str) -> tuple[int, int, int]:
 
 
 def run(args: argparse.Namespace) -> int:
-    from bot.tune import tune
+    from bot.reading.tune import tune
 
     start = time.perf_counter()
     levels = [parse_level(text) for text in args.level]

@@ -16,7 +16,7 @@ def need(program: str) -> None:
 @pytest.fixture
 def launch(virtual_display):
     """``with launch("xdemineur", 30, 16, 99) as game:`` runs a real game on the display."""
-    from bot.programs import RunningGame, load_program
+    from bot.live.programs import RunningGame, load_program
 
     @contextmanager
     def run(skin: str, cols: int, rows: int, mines: int):
@@ -30,7 +30,7 @@ def launch(virtual_display):
 
 @pytest.fixture
 def capture(virtual_display):
-    from bot.capture import ScreenCapture
+    from bot.live.capture import ScreenCapture
 
     with ScreenCapture() as cap:
         yield cap
@@ -38,6 +38,6 @@ def capture(virtual_display):
 
 @pytest.fixture
 def mouse(virtual_display):
-    from bot.mouse import Mouse
+    from bot.live.mouse import Mouse
 
     return Mouse()

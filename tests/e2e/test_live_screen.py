@@ -14,12 +14,12 @@ from dataclasses import dataclass
 import numpy as np
 import pytest
 
-from bot.capture import Region
 from bot.errors import WindowError
-from bot.locate import Grid
-from bot.mouse import BoardMouse, measure_mapping
-from bot.play import Player, Timing
-from bot.window import WindowWatch, X11Windows
+from bot.live.capture import Region
+from bot.live.mouse import BoardMouse, measure_mapping
+from bot.live.play import Player, Timing
+from bot.live.window import WindowWatch, X11Windows
+from bot.reading.grid import Grid
 
 
 @dataclass(frozen=True)

@@ -18,12 +18,12 @@ from pathlib import Path
 import pytest
 
 from bot.errors import WindowError
-from bot.window import X11Windows
+from bot.live.window import X11Windows
 
 
 def skin_or_skip(name: str):
     from bot.errors import UnknownSkinError
-    from bot.skins import find_skin
+    from bot.reading.skins import find_skin
 
     try:
         return find_skin(name)
@@ -32,7 +32,7 @@ def skin_or_skip(name: str):
 
 
 def play(game, capture, mouse, skin, mines, games, **options):
-    from bot.attach import attach
+    from bot.live.attach import attach
 
     lines: list[str] = []
     attached = attach(
@@ -57,7 +57,7 @@ def assert_clean(summary, games):
 def assert_opening_first_clicks(log_dir, games):
     """program.json says "first_click": "opening": each game began at (3, 3), not counted as a
     guess, and the game opened an area there."""
-    from bot.play import is_blank
+    from bot.live.play import is_blank
     from solver.board import Board
 
     for n in range(1, games + 1):
@@ -241,7 +241,7 @@ def test_hint_clicks_nothing_and_writes_the_overlay(launch, capture, virtual_dis
 
 
 def test_play_command_finds_the_window_and_logs_replayable_games(launch, virtual_display, tmp_path):
-    from bot.gamelog import audit_game_log
+    from bot.live.gamelog import audit_game_log
 
     skin_or_skip("xdemineur")
     with launch("xdemineur", 30, 16, 99):

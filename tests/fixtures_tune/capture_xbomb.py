@@ -25,7 +25,7 @@ def main(out: Path, skin_dir: Path) -> None:
     import cv2
     import mss
 
-    from bot.xvfb import VirtualDisplay
+    from bot.live.xvfb import VirtualDisplay
 
     out.mkdir(parents=True, exist_ok=True)
     with VirtualDisplay(display=88) as vd:
@@ -53,8 +53,8 @@ def main(out: Path, skin_dir: Path) -> None:
             if skin_dir is None:
                 return
             os.environ["MINEBOT_SKINS"] = str(skin_dir)
-            from bot.read import read_image
-            from bot.skins import find_skin
+            from bot.reading.read import read_image
+            from bot.reading.skins import find_skin
             from solver.probability import mine_probabilities
 
             board = read_image(img, [find_skin("xbomb")]).board

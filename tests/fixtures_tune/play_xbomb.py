@@ -22,7 +22,7 @@ HERE = Path(__file__).resolve().parent / "xbomb"
 
 def play_tuned_xbomb(games: int, log_dir: Path | None = None, display: int = 90, out=print):
     """Tune xbomb from the fixtures, play ``games`` games live; the play summary."""
-    from bot.tune import tune
+    from bot.reading.tune import tune
 
     skins = Path(tempfile.mkdtemp(prefix="minebot-tuned-"))
     start = time.perf_counter()
@@ -49,18 +49,18 @@ def play_tuned_xbomb(games: int, log_dir: Path | None = None, display: int = 90,
 
 
 def _play(games: int, log_dir: Path | None, display: int, out):
-    from bot.programs import RunningGame, load_program
-    from bot.xvfb import VirtualDisplay
+    from bot.live.programs import RunningGame, load_program
+    from bot.live.xvfb import VirtualDisplay
 
     program = load_program("xbomb")
     with (
         VirtualDisplay(display=display) as screen,
         RunningGame(program, 30, 16, 99, screen.env) as game,
     ):
-        from bot.attach import attach
-        from bot.capture import ScreenCapture
         from bot.commands.play import skins_for
-        from bot.mouse import Mouse
+        from bot.live.attach import attach
+        from bot.live.capture import ScreenCapture
+        from bot.live.mouse import Mouse
 
         with ScreenCapture() as capture:
             attached = attach(

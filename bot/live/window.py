@@ -3,13 +3,13 @@
 On X11 (Linux, Xvfb) :class:`X11Windows` asks the X server directly (python-xlib, which
 pyautogui already depends on): window titles and classes, geometry in root coordinates, and the
 stacking order for "is anything on top of it". On other systems there is no window backend;
-there the bot relies on the board itself (:class:`bot.play` re-locates it and stops when it is
+there the bot relies on the board itself (:class:`bot.live.play` re-locates it and stops when it is
 gone or elsewhere), which covers the same cases with less precise messages.
 
 :class:`WindowWatch` holds what the window looked like when play started and turns any change
 into a :class:`bot.errors.WindowError` with a clear message.
 
->>> from bot.capture import Region
+>>> from bot.live.capture import Region
 >>> info = WindowInfo(7, "Mines", ("sgt-mines", "Sgt-mines"), Region(0, 0, 380, 442))
 >>> info.matches(name="^Mines$", wm_class="sgt-mines")
 True
@@ -26,8 +26,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any, Protocol
 
-from bot.capture import Region
 from bot.errors import WindowError
+from bot.live.capture import Region
 
 
 @dataclass(frozen=True)

@@ -1,7 +1,7 @@
 """Read a board from a picture: the public face of the screen-reading side.
 
 >>> import cv2
->>> from bot.read import locate_board, read_frame
+>>> from bot.reading.read import locate_board, read_frame
 >>> frame = cv2.imread("tests/fixtures/xdemineur/expert-mid.png")
 >>> located = locate_board(frame)
 >>> located.skin.name, located.grid.cols, located.grid.rows
@@ -21,10 +21,11 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from bot.classify import CellScores, classify_cells
 from bot.errors import LowConfidenceError
-from bot.locate import Grid, Located, locate_board
-from bot.skins import Skin, find_skin, load_skins
+from bot.reading.classify import CellScores, classify_cells
+from bot.reading.grid import Grid
+from bot.reading.locate import Located, locate_board
+from bot.reading.skins import Skin, find_skin, load_skins
 from solver.board import COVERED_CHARS, Board
 
 __all__ = [
@@ -48,7 +49,7 @@ LIST_CELLS = 12
 class Reading:
     """What one frame shows.
 
-    ``confidence`` and ``margin`` are ``[rows, cols]`` arrays (see :mod:`bot.classify`);
+    ``confidence`` and ``margin`` are ``[rows, cols]`` arrays (see :mod:`bot.reading.classify`);
     ``min_confidence`` is the lowest cell confidence; ``state`` is ``'playing'``, ``'won'`` or
     ``'lost'``; ``mines`` the total mine count when known, else None, with ``mines_source``
     saying where it came from: ``'screen'`` (the game's counter or status line, see
@@ -331,7 +332,7 @@ def game_state(board: Board, skin: Skin, mines: int | None) -> str:
     ``'won'`` when every cell that is not a mine is open (no covered cell left, or exactly
     ``mines`` cells not open); else ``'playing'``.
 
-    >>> from bot.skins import find_skin
+    >>> from bot.reading.skins import find_skin
     >>> skin = find_skin("winmine")
     >>> game_state(Board("1X\\n11"), skin, 1), game_state(Board("1F\\n11"), skin, 1)
     ('lost', 'won')

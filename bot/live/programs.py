@@ -44,7 +44,7 @@ from types import TracebackType
 from typing import Any
 
 from bot.errors import ProgramError
-from bot.window import WindowInfo, X11Windows, find_window
+from bot.live.window import WindowInfo, X11Windows, find_window
 
 #: What a game guarantees about its first click (``"first_click"`` in its program.json):
 #: ``opening``: the cell clicked and its neighbours hold no mine, so an area opens;
@@ -65,11 +65,9 @@ def size_key(cols: int, rows: int, mines: int) -> str:
 
 
 def template_dirs() -> list[Path]:
-    """Folders holding skin folders: the reader's list when available, else templates/."""
-    try:
-        from bot.skins import skin_dirs
-    except ImportError:
-        return [Path(__file__).resolve().parent.parent / "templates"]
+    """Folders holding skin folders: the reader's list (:func:`bot.reading.skins.skin_dirs`)."""
+    from bot.reading.skins import skin_dirs
+
     return list(skin_dirs())
 
 

@@ -1,6 +1,7 @@
 """Learn a skin minebot has never seen from a few screenshots: ``minebot tune``.
 
-1. :func:`load_shot` finds each screenshot's cell lattice with :func:`bot.lattice.find_lattice`
+1. :func:`load_shot` finds each screenshot's cell lattice with
+   :func:`bot.reading.lattice.find_lattice`
    (no skin needed) and reads ``NAME.txt`` beside ``NAME.png`` when there is one: the board in
    the text form, which names every cell of that screenshot.
 2. :func:`group_cells` cuts every cell at the most common pitch and groups identical-looking
@@ -12,7 +13,7 @@
    unnamed go on a contact sheet (``NAME.groups.png``) and into ``NAME.groups.txt``, one line
    per group (``g3 = ?``) for the user to fill in before running again.
 4. :func:`write_skin` writes the skin folder in the reader's format (``skin.json`` plus one PNG
-   per class variant, see :mod:`bot.skins`), and :func:`skin_report` measures every class:
+   per class variant, see :mod:`bot.reading.skins`), and :func:`skin_report` measures every class:
    samples, the worst margin of its samples to the nearest other class with the reader's own
    robust score, and classes that look too alike.
 
@@ -36,7 +37,8 @@ from pathlib import Path
 import numpy as np
 
 from bot.errors import LatticeError, TuneError
-from bot.lattice import Lattice, find_lattice
+from bot.reading.lattice import Lattice, find_lattice
+from bot.reading.skins import SHIPPED_SKINS_DIR
 
 #: Board character -> class name (the inverse of the reader's ``CLASS_CHARS``).
 CHAR_CLASSES: dict[str, str] = {
@@ -84,12 +86,12 @@ def check_skin_name(name: str, shipped: Sequence[str] = ()) -> str:
 
 def shipped_skins() -> list[str]:
     """Names of the skin folders in the package's ``templates/``."""
-    base = Path(__file__).resolve().parent.parent / "templates"
+    base = SHIPPED_SKINS_DIR
     return sorted(p.name for p in base.iterdir() if p.is_dir()) if base.is_dir() else []
 
 
 def default_out() -> Path:
-    """The user's skin folder, searched by :func:`bot.skins.skin_dirs`."""
+    """The user's skin folder, searched by :func:`bot.reading.skins.skin_dirs`."""
     return Path.home() / ".local" / "share" / "minebot" / "skins"
 
 
@@ -743,7 +745,7 @@ def tune(
     result.tolerance = tolerance
     result.reports = skin_report(groups, shots, size, inset, tolerance)
     if program is not None:
-        from bot.programs import Program
+        from bot.live.programs import Program
 
         try:
             data = json.loads(Path(program).read_text(encoding="utf-8"))

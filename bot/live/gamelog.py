@@ -14,7 +14,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from bot.capture import Frame
+from bot.live.capture import Frame
 from solver.board import NUMBERS, Board
 
 

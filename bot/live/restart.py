@@ -3,7 +3,7 @@
 A restart is a key (``{"key": "n"}``), a click placed relative to the board
 (``{"click": {"x_fraction": 0.5, "y_offset": -40}}``, see :func:`restart_point`) or a click on
 a button found by its picture (``{"button": "restart.png"}``, see :func:`find_button`).
-:func:`restart_from_skin` is what :class:`bot.play.Player` calls between games.
+:func:`restart_from_skin` is what :class:`bot.live.play.Player` calls between games.
 """
 
 from __future__ import annotations
@@ -13,12 +13,12 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from bot.capture import Frame
 from bot.errors import PlayError
-from bot.play import board_crop
+from bot.live.capture import Frame
+from bot.live.play import board_crop
 
 if TYPE_CHECKING:
-    from bot.play import Player
+    from bot.live.play import Player
 
 
 def restart_point(spec: dict[str, Any], grid: Any, scale: float) -> tuple[float, float]:

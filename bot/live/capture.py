@@ -2,7 +2,7 @@
 
 A :class:`Frame` remembers which :class:`Region` of the desktop it shows, in mss' coordinates
 (physical pixels on Linux and Windows, points on macOS), so a pixel of the frame can be mapped
-back to the desktop and to the mouse (see :mod:`bot.mouse`). A Retina screen gives frames with
+back to the desktop and to the mouse (see :mod:`bot.live.mouse`). A Retina screen gives frames with
 two pixels per point: ``frame.scale`` says so, measured from the grab, never assumed.
 
 >>> import numpy as np

@@ -28,10 +28,10 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from bot.skins import CLASS_CHARS, Skin
+from bot.reading.skins import CLASS_CHARS, Skin
 
 if TYPE_CHECKING:
-    from bot.locate import Grid
+    from bot.reading.grid import Grid
 
 
 #: How many cells the SSD ranking multiplies at a time. Blocks this small stay in the cache,

@@ -1,5 +1,5 @@
 """Attaching to a game already on the real screen: find the board, the window holding it, the
-mouse mapping and where to park the pointer, and hand back a ready :class:`bot.play.Player`.
+mouse mapping and where to park the pointer, and hand back a ready :class:`bot.live.play.Player`.
 """
 
 from __future__ import annotations
@@ -11,10 +11,10 @@ from typing import Any
 
 import numpy as np
 
-from bot.capture import Frame, Region
 from bot.errors import ProgramError, WindowError
-from bot.mouse import Mouse, MouseMapping
-from bot.play import STOP_ERRORS, Player, Reader
+from bot.live.capture import Frame, Region
+from bot.live.mouse import Mouse, MouseMapping
+from bot.live.play import STOP_ERRORS, Player, Reader
 from solver.errors import MinebotError
 
 
@@ -36,7 +36,7 @@ def find_game_window(board_desktop: Region) -> tuple[Any, Any]:
 
     if not sys.platform.startswith("linux") or not os.environ.get("DISPLAY"):
         return None, None
-    from bot.window import X11Windows
+    from bot.live.window import X11Windows
 
     try:
         backend = X11Windows()
@@ -91,11 +91,11 @@ def attach(
     """Find a board on the screen (any monitor, or inside ``window`` when given), the window
     holding it, the mouse mapping and where to park the pointer; return a ready :class:`Player`.
 
-    ``program`` (a :class:`bot.programs.Program`, when the caller launched the game) parks the
+    ``program`` (a :class:`bot.live.programs.Program`, when the caller launched the game) parks the
     pointer before the first look; without it the skin's program.json is used when there is
     one. ``timeout`` is how long a window just opened may take to draw a board.
     """
-    from bot.mouse import measure_mapping
+    from bot.live.mouse import measure_mapping
 
     reader = reader or Reader.default()
     if window is not None and program is not None and mouse is not None:
@@ -139,7 +139,7 @@ def _game_window(
     """The game's window (the one given, else the one holding the board found on the
     desktop) and the window backend; (None, None) without a window system."""
     if window is not None:
-        from bot.window import X11Windows
+        from bot.live.window import X11Windows
 
         return window, X11Windows()
     desktop, located = locate_when_drawn(capture, None, reader, skins, timeout)
@@ -151,7 +151,7 @@ def _watch_board(backend: Any, window: Any, board: Region) -> Any:
     already is said before anything else), or None without a window system."""
     if window is None or backend is None:
         return None
-    from bot.window import WindowWatch
+    from bot.live.window import WindowWatch
 
     watch = WindowWatch(backend, window, board)
     watch.check()
@@ -159,9 +159,9 @@ def _watch_board(backend: Any, window: Any, board: Region) -> Any:
 
 
 def _program_of(skin: str) -> Any:
-    """The skin's program description (:class:`bot.programs.Program`), None without one (then
+    """The skin's program description (:class:`bot.live.programs.Program`), None without one (then
     the pointer stays where the clicks put it and the skin alone says how to restart)."""
-    from bot.programs import load_program
+    from bot.live.programs import load_program
 
     try:
         return load_program(skin)

@@ -4,9 +4,9 @@ One pass of :meth:`Player.play_game`:
 
 1. grab the game's region until the board has *settled* (the board area stopped changing for
    a moment: frames are compared, never a blind sleep);
-2. read it (:func:`bot.read.read_frame`); a frame that does not read cleanly (a cell below the
-   confidence threshold, a contradiction for the solver, numbers that changed since the last
-   reading) is re-read; if it does not clear up the bot stops, nothing clicked;
+2. read it (:func:`bot.reading.read.read_frame`); a frame that does not read cleanly (a cell
+   below the confidence threshold, a contradiction for the solver, numbers that changed since
+   the last reading) is re-read; if it does not clear up the bot stops, nothing clicked;
 3. plan: on a blank board the first click the game's rules favour (:func:`first_click`, the
    rules from program.json); else every cell the solver proves safe, all at once (they stay
    safe whatever the others show), else one guess from :func:`solver.moves.choose_move`;
@@ -30,11 +30,11 @@ from typing import Any, Protocol
 
 import numpy as np
 
-from bot.capture import Frame, Region
 from bot.errors import MouseError, PlayError, ProgramError, WindowError
-from bot.gamelog import GameLog, audit_boards
-from bot.mouse import BoardMouse, Mouse, MouseMapping
-from bot.programs import FIRST_CLICK_RULES
+from bot.live.capture import Frame, Region
+from bot.live.gamelog import GameLog, audit_boards
+from bot.live.mouse import BoardMouse, Mouse, MouseMapping
+from bot.live.programs import FIRST_CLICK_RULES
 from solver.board import COVERED, EXPLODED, NUMBERS, QUESTION, Board
 from solver.errors import MinebotError
 
@@ -289,14 +289,14 @@ def _unopened(board: Board, batch: Sequence[PlannedClick]) -> bool:
 
 @dataclass(frozen=True)
 class Reader:
-    """The reading functions the loop uses (the reading helper's :mod:`bot.read` by default)."""
+    """The reading functions the loop uses (:mod:`bot.reading.read` by default)."""
 
     locate: Callable[..., Any]
     read: Callable[..., Any]
 
     @classmethod
     def default(cls) -> Reader:
-        from bot.read import locate_board, read_frame
+        from bot.reading.read import locate_board, read_frame
 
         return cls(locate_board, read_frame)
 
@@ -343,8 +343,8 @@ class Player:
         self.watch = watch
         self.park = park
         if restart is None:
-            # Imported here: bot.restart builds on this module.
-            from bot.restart import restart_from_skin as restart
+            # Imported here: bot.live.restart builds on this module.
+            from bot.live.restart import restart_from_skin as restart
         self.restart = restart
         if first_click is not None and first_click not in FIRST_CLICK_RULES:
             raise PlayError(
@@ -505,7 +505,7 @@ class Player:
         dismissed instead."""
         if self.watch is None:
             return
-        from bot.window import WindowCoveredError
+        from bot.live.window import WindowCoveredError
 
         for _ in range(3):
             try:

@@ -13,7 +13,7 @@ For each skin (all known skins unless told):
    period itself; an area whose period fits no scaling is another game's and is skipped. Good
    matches vote for the lattice phase (origin modulo pitch); the largest cluster of matches on
    the winning phase seeds the board.
-3. **Extent.** The cells around the seeds are classified (:mod:`bot.classify`; big cells at
+3. **Extent.** The cells around the seeds are classified (:mod:`bot.reading.classify`; big cells at
    their own size every n-th pixel), the window growing while the board reaches its edge, so a
    border row without any anchor (all numbers) is still found, and the board frame stops the
    growth. On an uneven lattice (cells of two widths) the lines between and beyond the anchors
@@ -31,9 +31,10 @@ from dataclasses import dataclass, replace
 
 import numpy as np
 
-from bot.classify import CellScores, cell_scale, classify_cells, sample_step
 from bot.errors import BoardNotFoundError
-from bot.skins import Skin, load_skins
+from bot.reading.classify import CellScores, cell_scale, classify_cells, sample_step
+from bot.reading.grid import Grid
+from bot.reading.skins import Skin, load_skins
 
 #: Cell pitches ``(px, py)`` to try, in frame pixels.
 Pitches = list[tuple[float, float]]
@@ -48,87 +49,6 @@ PERIOD_SLACK = 0.03
 #: least this reads like cells, not like the board's surroundings: the board found may stop
 #: short (GNOME Mines: cells off by a pixel or two read 0.6-0.85, its background 0.15-0.25).
 SIDE_LEVEL = 0.5
-
-
-@dataclass(frozen=True)
-class Grid:
-    """The cell lattice in frame pixels.
-
-    ``left``, ``top``: where cell (0, 0)'s top-left corner is; ``pitch_x``, ``pitch_y``: distance
-    from one cell to the next (float: desktop scaling makes it fractional).
-
-    >>> g = Grid(left=10, top=20, pitch_x=16, pitch_y=16, cols=9, rows=9)
-    >>> g.cell_rect(1, 2)
-    (26, 52, 16, 16)
-    >>> g.cell_center(0, 0)
-    (18.0, 28.0)
-    >>> g.bounds
-    (10.0, 20.0, 154.0, 164.0)
-    >>> g.cell_at(27.5, 53), g.cell_at(5, 5)
-    ((1, 2), None)
-    >>> uneven = Grid(0, 0, 32.5, 32.5, 3, 1, col_offsets=(0.0, 0.5, -0.5))
-    >>> uneven.cell_rect(1, 0), uneven.cell_at(33, 10), uneven.cell_at(32.4, 10)
-    ((33, 0, 33, 32), (1, 0), (0, 0))
-    """
-
-    left: float
-    top: float
-    pitch_x: float
-    pitch_y: float
-    cols: int
-    rows: int
-    #: Games that share out spare pixels between cells (GNOME Mines: some cells one pixel wider)
-    #: put each column and row a little off the even lattice: these are those offsets in px
-    #: (empty: an even lattice).
-    col_offsets: tuple[float, ...] = ()
-    row_offsets: tuple[float, ...] = ()
-
-    def col_left(self, x: int) -> float:
-        """Frame x of column ``x``'s left edge (``x`` may be ``cols``: the right edge)."""
-        off = self.col_offsets[min(x, self.cols - 1)] if self.col_offsets else 0.0
-        return self.left + x * self.pitch_x + off
-
-    def row_top(self, y: int) -> float:
-        """Frame y of row ``y``'s top edge (``y`` may be ``rows``: the bottom edge)."""
-        off = self.row_offsets[min(y, self.rows - 1)] if self.row_offsets else 0.0
-        return self.top + y * self.pitch_y + off
-
-    def cell_rect(self, x: int, y: int) -> tuple[int, int, int, int]:
-        """``(left, top, width, height)`` of cell ``(x, y)`` in whole frame pixels."""
-        left = round(self.col_left(x))
-        top = round(self.row_top(y))
-        right = round(self.col_left(x) + self.pitch_x)
-        bottom = round(self.row_top(y) + self.pitch_y)
-        return left, top, right - left, bottom - top
-
-    def cell_center(self, x: int, y: int) -> tuple[float, float]:
-        """The middle of cell ``(x, y)`` in frame pixels (where to click)."""
-        return (self.col_left(x) + 0.5 * self.pitch_x, self.row_top(y) + 0.5 * self.pitch_y)
-
-    @property
-    def bounds(self) -> tuple[float, float, float, float]:
-        """``(left, top, right, bottom)`` of the whole board in frame pixels."""
-        return (
-            self.col_left(0),
-            self.row_top(0),
-            self.col_left(self.cols - 1) + self.pitch_x,
-            self.row_top(self.rows - 1) + self.pitch_y,
-        )
-
-    def cell_at(self, px: float, py: float) -> tuple[int, int] | None:
-        """The cell holding frame pixel ``(px, py)``, or None outside the board."""
-        x = int(np.floor((px - self.left) / self.pitch_x))
-        y = int(np.floor((py - self.top) / self.pitch_y))
-        # Uneven lattices: the pixel may sit in a neighbour of the even guess.
-        x = next((c for c in (x, x - 1, x + 1) if 0 <= c < self.cols
-                  and self.col_left(c) <= px < self.col_left(c) + self.pitch_x), x)  # fmt: skip
-        y = next((r for r in (y, y - 1, y + 1) if 0 <= r < self.rows
-                  and self.row_top(r) <= py < self.row_top(r) + self.pitch_y), y)  # fmt: skip
-        return (x, y) if 0 <= x < self.cols and 0 <= y < self.rows else None
-
-    def moved(self, dx: float, dy: float) -> Grid:
-        """The same grid shifted by ``(dx, dy)`` pixels (a crop or an offset desktop)."""
-        return replace(self, left=self.left + dx, top=self.top + dy)
 
 
 @dataclass(frozen=True)
@@ -390,13 +310,13 @@ def _colour_period(
     fraction), looked for between ``shortest`` and ``longest``; None when they do not show.
 
     Counting the key-colour pixels of each column gives a profile that rises and falls once
-    per cell on a board; its autocorrelation finds the period (:mod:`bot.lattice`), all in
+    per cell on a board; its autocorrelation finds the period (:mod:`bot.reading.lattice`), all in
     one dimension, so this costs a fraction of one template match.
     """
     import cv2
 
     from bot.errors import LatticeError
-    from bot.lattice import estimate_pitch, refine_pitch
+    from bot.reading.lattice import estimate_pitch, refine_pitch
 
     x0, y0, x1, y1 = roi
     # Every other row is plenty for a per-column count (cells are many rows tall).

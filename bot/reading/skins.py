@@ -8,7 +8,7 @@ documented in ``templates/README.md``. Adding a game is adding a folder: no code
 Skins are looked for in :func:`skin_dirs` order; a later folder with the same skin name
 overrides an earlier one, so a user can patch a shipped skin without touching the package.
 
->>> from bot.skins import CLASS_CHARS
+>>> from bot.reading.skins import CLASS_CHARS
 >>> CLASS_CHARS["covered"], CLASS_CHARS["flag"], CLASS_CHARS["3"]
 ('.', 'F', '3')
 """
@@ -39,6 +39,9 @@ CLASS_CHARS: dict[str, str] = {
 
 #: File name of a skin's metadata inside its folder.
 SKIN_FILE = "skin.json"
+
+#: The skins shipped with minebot (the repository's top-level ``templates/``).
+SHIPPED_SKINS_DIR = Path(__file__).resolve().parents[2] / "templates"
 
 #: Desktop scalings a fixed-pixel skin is looked for at (Windows' 100%, 125%, 150%, 175%, 200%).
 DEFAULT_SCALES = (1.0, 1.25, 1.5, 1.75, 2.0)
@@ -92,7 +95,7 @@ class Skin:
     def level_mines(self, cols: int, rows: int) -> int | None:
         """The mine count of the skin's standard level of this size, if exactly one matches.
 
-        >>> from bot.skins import find_skin
+        >>> from bot.reading.skins import find_skin
         >>> find_skin("winmine").level_mines(30, 16)
         99
         >>> find_skin("winmine").level_mines(31, 16) is None
@@ -111,7 +114,7 @@ def skin_dirs() -> list[Path]:
     """Folders searched for skins, in order: the shipped ``templates/``, the user's
     ``~/.local/share/minebot/skins``, then every folder in ``$MINEBOT_SKINS`` (``os.pathsep``
     separated). Folders that do not exist are left out."""
-    dirs = [Path(__file__).resolve().parent.parent / "templates"]
+    dirs = [SHIPPED_SKINS_DIR]
     dirs.append(Path.home() / ".local" / "share" / "minebot" / "skins")
     dirs += [Path(p) for p in os.environ.get("MINEBOT_SKINS", "").split(os.pathsep) if p]
     return [d for d in dirs if d.is_dir()]
@@ -242,7 +245,7 @@ def _build_skin(folder: Path, path: Path, meta: dict[str, Any]) -> Skin:
 def _check_counter(folder: Path, path: Path, counter: Any) -> None:
     """The "counter" object, when there is one: its glyph images exist, ``box`` has four
     numbers and ``reads`` is a pattern with a ``total`` or ``left`` group (read by
-    :func:`bot.read.read_counter`)."""
+    :func:`bot.reading.read.read_counter`)."""
     import re
 
     if counter is None:

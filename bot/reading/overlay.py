@@ -11,7 +11,7 @@ from typing import Any
 
 import numpy as np
 
-from bot.locate import Grid
+from bot.reading.grid import Grid
 
 #: BGR colours.
 SAFE = np.array([60, 180, 60], np.float32)

@@ -3,7 +3,7 @@
 :class:`VirtualDisplay` starts ``Xvfb`` on a free display number, gives it an Xauthority file
 with a fresh cookie, and points ``DISPLAY``/``XAUTHORITY`` of this process at it while the
 ``with`` block runs: pyautogui reads ``DISPLAY`` when it is first imported, so the display must
-be up before anything imports pyautogui (:func:`bot.mouse.load_pyautogui` re-connects it
+be up before anything imports pyautogui (:func:`bot.live.mouse.load_pyautogui` re-connects it
 otherwise).
 
 >>> VirtualDisplay(display=97).name

@@ -3,7 +3,7 @@
 Three coordinate spaces meet here:
 
 - frame pixels: where the reader found the cells (``grid.cell_center``);
-- desktop coordinates: mss' monitor rectangles (:class:`bot.capture.Region`); a frame knows
+- desktop coordinates: mss' monitor rectangles (:class:`bot.live.capture.Region`); a frame knows
   which region it shows and at what scale (2 frame pixels per point on a Retina Mac);
 - mouse coordinates: what pyautogui moves to. They match desktop coordinates on Linux, on
   Windows (both mss and pyautogui make the process DPI-aware) and on macOS (both in points), but
@@ -13,7 +13,7 @@ Three coordinate spaces meet here:
 Both desktop and mouse coordinates put (0, 0) at the primary monitor's top-left corner, so a
 monitor left of or above the primary has negative coordinates in both.
 
->>> from bot.capture import Region
+>>> from bot.live.capture import Region
 >>> mapping = measure_mapping([Region(0, 0, 2400, 1350)], mouse_size=(1920, 1080))
 >>> mapping.to_mouse(1200, 675)
 (960, 540)
@@ -29,8 +29,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any, Protocol
 
-from bot.capture import Frame, Region
 from bot.errors import MouseError
+from bot.live.capture import Frame, Region
 
 #: Relative tolerance when comparing the mouse's and a monitor's aspect.
 _ASPECT_TOLERANCE = 0.01

@@ -1,0 +1,1 @@
+"""Reading a picture: the cell grid, the board finder, cell classification, skins, tune."""
