@@ -14,6 +14,7 @@ import cv2
 import numpy as np
 import pytest
 
+import bot.live.capture
 import bot.live.xvfb
 from bot.cli import main
 from bot.reading.tune import shipped_skins
@@ -190,6 +191,31 @@ def test_demo_bad_numbers(capsys, no_game, option, value):
 
 def test_demo_unknown_game(capsys, no_game):
     refused(capsys, "demo", "--skin", "no-such-game", names="no-such-game")
+
+
+# --- play: refused before the screen is captured ---------------------------------------------
+
+
+@pytest.fixture
+def no_screen(monkeypatch):
+    def captured(*args, **kwargs):
+        raise AssertionError("the screen was captured for input that should have been refused")
+
+    monkeypatch.setattr(bot.live.capture, "ScreenCapture", captured)
+
+
+@pytest.mark.parametrize(("option", "value"), [("--games", "0"), ("--mines", "-5")])
+def test_play_bad_numbers(capsys, no_screen, option, value):
+    refused(capsys, "play", option, value, names=option)
+
+
+def test_play_hint_overlay_and_log_that_cannot_be_written(tmp_path, capsys, no_screen):
+    text = tmp_path / "hint.txt"
+    refused(capsys, "play", "--hint", "--overlay", text, names=str(text))
+    refused(capsys, "play", "--hint", "--overlay", UNWRITABLE, names=UNWRITABLE)
+    log = tmp_path / "log"
+    log.write_text("kept")
+    refused(capsys, "play", "--log", log, names=str(log))
 
 
 # --- speed ----------------------------------------------------------------------------------
