@@ -221,8 +221,8 @@ def test_play_hint_overlay_and_log_that_cannot_be_written(tmp_path, capsys, no_s
 # --- speed ----------------------------------------------------------------------------------
 
 
-@pytest.mark.parametrize("value", ["0", "-1", "many"])
-def test_speed_positions_must_be_positive(capsys, value):
+@pytest.mark.parametrize("value", ["0", "-1", "many", "20001", "10000000"])
+def test_speed_positions_must_be_positive_and_bounded(capsys, value):
     line = refused(capsys, "speed", "--positions", value, names="--positions")
     assert repr(value) in line
 

@@ -13,18 +13,38 @@ from __future__ import annotations
 
 import argparse
 import re
+from collections.abc import Callable
 
 
-def _int(text: str, least: int) -> int:
+def _int(text: str, least: int, most: int | None = None) -> int:
     try:
         value = int(text)
     except ValueError:
         value = least - 1
+    if most is not None and not least <= value <= most:
+        raise argparse.ArgumentTypeError(
+            f"must be a whole number from {least} to {most}, got {text!r}"
+        )
     if value < least:
         raise argparse.ArgumentTypeError(
             f"must be a whole number of at least {least}, got {text!r}"
         )
     return value
+
+
+def int_from(least: int, most: int) -> Callable[[str], int]:
+    """An argparse type for a whole number in ``least..most``.
+
+    >>> int_from(1, 10)("11")
+    Traceback (most recent call last):
+    ...
+    argparse.ArgumentTypeError: must be a whole number from 1 to 10, got '11'
+    """
+
+    def parse(text: str) -> int:
+        return _int(text, least, most)
+
+    return parse
 
 
 def positive_int(text: str) -> int:

@@ -106,5 +106,6 @@ def run(args: argparse.Namespace) -> int:
             final = capture.grab(game.window.region)
             write_image(args.screenshot, final.image, "screenshot")
     report(summary, args.json)
-    out(f"final screenshot: {args.screenshot}")
+    # The full path: the run may have changed folders (bot/demo.sh runs from the repository).
+    out(f"final screenshot: {args.screenshot.resolve()}")
     return 0
