@@ -69,6 +69,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    from bot.errors import ProgramError
     from bot.live.programs import RunningGame, load_program
     from bot.live.xvfb import VirtualDisplay
     from bot.userfiles import check_image_output, check_output_folder, write_image
@@ -103,6 +104,8 @@ def run(args: argparse.Namespace) -> int:
                 out=out,
             )
             summary = attached.player.run(args.games)
+            if game.window is None:
+                raise ProgramError("the game window is gone: no final screenshot")
             final = capture.grab(game.window.region)
             write_image(args.screenshot, final.image, "screenshot")
     report(summary, args.json)

@@ -237,7 +237,7 @@ def replay_image(
                 "cells": [list(c) for c in exc.cells],
             }
             out.status = 2
-    if move is not None:
+    if move is not None and analysis is not None:
         risk = "safe" if move.p_mine == 0 else f"P(mine) = {move.p_mine:.4f}"
         out.lines.append(f"move: {move.action} ({move.x}, {move.y}), {risk}")
         out.report["move"] = {

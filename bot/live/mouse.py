@@ -174,7 +174,9 @@ def follow_display(
     if callable(name):
         if name() != display:
             if connect is None:
-                from Xlib.display import Display as connect
+                from Xlib.display import Display
+
+                connect = Display
             try:
                 platform._display = connect(display)
             except Exception as exc:  # Xlib's own errors (no server, bad cookie)
