@@ -361,3 +361,14 @@ def test_version_from_the_installed_package_else_the_source_tree(capsys, monkeyp
     declared = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]["version"]
     code, out, _ = run(capsys, "--version")
     assert (code, out.strip()) == (0, f"minebot {declared} (source tree)")
+
+
+def test_an_os_error_not_caught_nearer_is_still_one_line(capsys, monkeypatch):
+    import bot.commands.speed
+
+    def refused_by_the_system(args):
+        raise PermissionError(13, "Permission denied", "/srv/minebot/out.txt")
+
+    monkeypatch.setattr(bot.commands.speed, "run", refused_by_the_system)
+    line = refused(capsys, "speed", names="/srv/minebot/out.txt")
+    assert line == "minebot speed: /srv/minebot/out.txt: Permission denied"
