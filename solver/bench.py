@@ -15,11 +15,17 @@ from __future__ import annotations
 import math
 import random
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from dataclasses import asdict, dataclass
 
-from solver.game import FIRST_CLICKS, RULES, Game, first_click_position
+from solver.errors import MinebotError
+from solver.game import Game, first_click_position
 from solver.policy import STRATEGIES, plan
+
+#: The largest board bench plays, in cells. Measured: one 1000x1000 game (100,000 mines,
+#: min-risk) peaked at 665 MB in its process and took 14 s of CPU; a 100000x100000 board
+#: grew past 22 GB before anything was played.
+MAX_CELLS = 1_000_000
 
 
 @dataclass(frozen=True)
@@ -61,6 +67,7 @@ class BenchReport:
     seconds: float  # CPU seconds summed over games
     wall_seconds: float
     first_safe: int = 0  # games whose first click did not hit a mine
+    resumed: int = 0  # games taken from a checkpoint file, not played by this run
 
     @property
     def win_rate_after_safe_first(self) -> float:
@@ -94,6 +101,7 @@ class BenchReport:
             "guesses_per_game": self.guesses_per_game,
             "wall_seconds": self.wall_seconds,
             "first_safe": self.first_safe,
+            "resumed": self.resumed,
             "win_rate_after_safe_first": self.win_rate_after_safe_first,
             **asdict(self.config),
         }
@@ -114,6 +122,7 @@ class BenchReport:
             f"(95% CI {100 * lo:.2f}-{100 * hi:.2f}%){after_safe_first}\n"
             f"{self.seconds_per_game:.4f} s per game (CPU, one core), "
             f"{self.guesses_per_game:.2f} guesses per game, {self.wall_seconds:.1f} s wall"
+            + (f" ({self.resumed} games from the checkpoint)" if self.resumed else "")
         )
 
 
@@ -161,9 +170,61 @@ def play_game(config: BenchConfig, index: int) -> GameResult:
     return GameResult(index, game.state == "won", guesses, time.process_time() - start, first_safe)
 
 
-def _play_chunk(args: tuple[BenchConfig, range]) -> list[GameResult]:
-    config, indices = args
-    return [play_game(config, i) for i in indices]
+@dataclass(frozen=True)
+class ChunkTally:
+    """The summed outcome of games ``start`` to ``stop - 1``: what a worker sends back, and one
+    line of a checkpoint file."""
+
+    start: int
+    stop: int
+    wins: int
+    guesses: int
+    first_safe: int
+    seconds: float
+
+    @property
+    def games(self) -> int:
+        return self.stop - self.start
+
+
+def play_chunk(job: tuple[BenchConfig, int, int]) -> ChunkTally:
+    """Play games ``start`` to ``stop - 1`` of the series (``job = (config, start, stop)``)."""
+    config, start, stop = job
+    results = [play_game(config, i) for i in range(start, stop)]
+    return ChunkTally(
+        start,
+        stop,
+        sum(r.won for r in results),
+        sum(r.guesses for r in results),
+        sum(r.first_safe for r in results),
+        sum(r.seconds for r in results),
+    )
+
+
+def check_config(config: BenchConfig) -> None:
+    """Refuse a series that cannot be played, with a message naming the value."""
+    if config.strategy not in STRATEGIES:
+        raise MinebotError(
+            f"unknown strategy {config.strategy!r}: expected one of {', '.join(STRATEGIES)}"
+        )
+    if config.width * config.height > MAX_CELLS:
+        raise MinebotError(
+            f"a {config.width}x{config.height} board has {config.width * config.height:,} cells: "
+            f"bench plays at most {MAX_CELLS:,} (each worker keeps about 0.7 KB a cell)"
+        )
+    # The game checks the size, the mine count and the rules; the first click its place.
+    Game(config.width, config.height, config.mines, rules=config.rules)
+    first_click_position(config.first_click, config.width, config.height, random.Random(0))
+
+
+def chunk_size(games: int, workers: int) -> int:
+    """Games per chunk: about 20 chunks a worker (so a slow chunk does not hold up the end),
+    at most 1000 games (a chunk's progress and checkpoint line come often enough).
+
+    >>> chunk_size(1000, 2), chunk_size(1_000_000, 100), chunk_size(10, 4)
+    (25, 500, 1)
+    """
+    return max(1, min(1000, games // (workers * 20)))
 
 
 def run_bench(
@@ -171,47 +232,75 @@ def run_bench(
     games: int,
     workers: int = 1,
     progress: Callable[[int, int], None] | None = None,
+    *,
+    cluster: str | None = None,
+    start_method: str | None = None,
+    chunk: int | None = None,
+    checkpoint: str | None = None,
 ) -> BenchReport:
-    """Play ``games`` games (over ``workers`` processes) and summarise them.
+    """Play ``games`` games and summarise them.
 
-    ``progress(done, wins)`` is called as results come in.
+    They run in this process, over ``workers`` local processes (``start_method`` as
+    :class:`~solver.executors.LocalPool`), or on the Dask ``cluster`` (``tcp://host:port``, or
+    ``local`` for ``workers`` local Dask workers); the summary is the same whatever runs them.
+    ``chunk`` games go to a worker at a time (default :func:`chunk_size`). With ``checkpoint``,
+    each finished chunk is appended to that file and a run of the same series given the same
+    file plays only the chunks it lacks. ``progress(done, wins)`` is called as chunks finish.
     """
-    if config.strategy not in STRATEGIES:
-        from solver.errors import MinebotError
+    from solver.checkpoint import Checkpoint
+    from solver.executors import executor
 
-        raise MinebotError(
-            f"unknown strategy {config.strategy!r}: expected one of {', '.join(STRATEGIES)}"
-        )
-    if config.rules not in RULES:
-        from solver.game import GameError
-
-        raise GameError(f"unknown rules {config.rules!r}: expected one of {', '.join(RULES)}")
-    if config.first_click not in FIRST_CLICKS:
-        first_click_position(config.first_click, config.width, config.height, random.Random(0))
-    Game(config.width, config.height, config.mines, rules=config.rules)  # validates the size
+    check_config(config)
+    if games < 1:
+        raise MinebotError(f"--games must be at least 1, got {games}")
+    if workers < 1:
+        raise MinebotError(f"--workers must be at least 1, got {workers}")
+    if chunk is not None and chunk < 1:
+        raise MinebotError(f"--chunk must be at least 1, got {chunk}")
+    size = chunk or chunk_size(games, workers)
     wall = time.perf_counter()
-    done = wins = guesses = first_safe = 0
-    seconds = 0.0
-    for chunk in _results(config, games, workers):
-        for r in chunk:
-            done += 1
-            wins += r.won
-            guesses += r.guesses
-            first_safe += r.first_safe
-            seconds += r.seconds
-        if progress:
-            progress(done, wins)
-    return BenchReport(config, done, wins, guesses, seconds, time.perf_counter() - wall, first_safe)
+    with Checkpoint.open(checkpoint, config, games, size) as book:
+        done = book.done
+        resumed = sum(t.games for t in done)
+        jobs = [
+            (config, s, min(games, s + book.chunk))
+            for s in range(0, games, book.chunk)
+            if s not in book.started
+        ]
+        total = _Tally()
+        for tally in done:
+            total.add(tally)
+        if progress and done:
+            progress(total.games, total.wins)
+        if jobs:
+            with executor(workers, cluster, start_method) as run:
+                for tally in run.map_unordered(play_chunk, jobs):
+                    book.record(tally)
+                    total.add(tally)
+                    if progress:
+                        progress(total.games, total.wins)
+    return BenchReport(
+        config,
+        total.games,
+        total.wins,
+        total.guesses,
+        total.seconds,
+        time.perf_counter() - wall,
+        total.first_safe,
+        resumed,
+    )
 
 
-def _results(config: BenchConfig, games: int, workers: int) -> Iterator[list[GameResult]]:
-    size = max(1, min(50, games // (workers * 20) or 1))
-    chunks = [(config, range(s, min(games, s + size))) for s in range(0, games, size)]
-    if workers <= 1:
-        for chunk in chunks:
-            yield _play_chunk(chunk)
-        return
-    import multiprocessing
+class _Tally:
+    """Running sums over chunks (the state of :func:`run_bench`'s loop)."""
 
-    with multiprocessing.get_context("fork").Pool(workers) as pool:
-        yield from pool.imap_unordered(_play_chunk, chunks)
+    def __init__(self) -> None:
+        self.games = self.wins = self.guesses = self.first_safe = 0
+        self.seconds = 0.0
+
+    def add(self, t: ChunkTally) -> None:
+        self.games += t.games
+        self.wins += t.wins
+        self.guesses += t.guesses
+        self.first_safe += t.first_safe
+        self.seconds += t.seconds

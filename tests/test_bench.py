@@ -85,9 +85,29 @@ def test_report_as_text(capsys):
         (["--first-click", "middle"], "unknown first click"),
         (["--first-click", "40,1"], "outside"),
         (["--width", "3", "--height", "3", "--mines", "9"], "do not fit"),
-        (["--games", "0"], "at least 1"),
+        (["--games", "0"], "--games must be at least 1, got 0"),
+        (["--games", "-5"], "--games must be at least 1, got -5"),
+        (["--workers", "0"], "--workers must be at least 1, got 0"),
+        (["--workers", "-2"], "--workers must be at least 1, got -2"),
+        (["--chunk", "0"], "--chunk must be at least 1, got 0"),
+        (["--width", "0", "--height", "5", "--mines", "1"], "at least one cell, got 0x5"),
+        (["--width", "5", "--height", "-3", "--mines", "1"], "at least one cell, got 5x-3"),
+        (["--width", "5", "--height", "5", "--mines", "-1"], "-1 mines do not fit"),
+        (["--width", "5", "--height", "5", "--mines", "26"], "26 mines do not fit"),
+        (["--width", "100000", "--height", "100000", "--mines", "10"], "at most 1,000,000"),
+        (["--width", "1001", "--height", "1000", "--mines", "10"], "1,001,000 cells"),
+        (["--start-method", "teleport"], "invalid choice"),
+        (["--checkpoint", "."], ".: is a folder"),
+        (["--checkpoint", "/proc/no/such/file"], "cannot use as a checkpoint"),
     ],
 )
 def test_bad_arguments_exit_2_with_a_message(capsys, argv, message):
-    assert main(["bench", *argv]) == 2
-    assert message in capsys.readouterr().err
+    try:
+        code = main(["bench", "--games", "2", *argv])
+    except SystemExit as exc:  # argparse's own refusals
+        code = exc.code
+    assert code == 2
+    err = capsys.readouterr().err
+    assert message in err and "Traceback" not in err
+    if "invalid choice" not in message:
+        assert err.count("\n") == 1  # one line

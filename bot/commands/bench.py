@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import multiprocessing
 import sys
 
 
@@ -36,7 +37,31 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     )
     parser.add_argument("--games", type=int, default=1000, help="default: 1000")
     parser.add_argument("--seed", type=int, default=0, help="seed of the series (default: 0)")
-    parser.add_argument("--workers", type=int, default=1, help="processes (default: 1)")
+    parser.add_argument(
+        "--workers",
+        type=int,
+        default=1,
+        help="local processes, or the workers of --cluster local (default: 1)",
+    )
+    parser.add_argument(
+        "--cluster",
+        metavar="ADDRESS",
+        help="play on a Dask cluster: its scheduler's tcp://host:8786, or 'local' to start "
+        "--workers Dask workers on this machine (needs minebot[cluster])",
+    )
+    parser.add_argument(
+        "--chunk", type=int, metavar="N", help="games sent to a worker at a time (default: auto)"
+    )
+    parser.add_argument(
+        "--checkpoint",
+        metavar="FILE",
+        help="append each finished chunk to FILE; run the same command again to resume",
+    )
+    parser.add_argument(
+        "--start-method",
+        choices=multiprocessing.get_all_start_methods(),
+        help="how local worker processes start (default: the platform's)",
+    )
     parser.add_argument("--strategy", choices=STRATEGIES, default="best", help="default: best")
     parser.add_argument("--json", action="store_true", help="print the report as one JSON object")
     parser.set_defaults(func=run)
@@ -73,7 +98,16 @@ def run(args: argparse.Namespace) -> int:
         width, height, mines, args.rules, args.first_click, args.strategy, args.seed
     )
     progress = _ProgressBar(args.games) if sys.stderr.isatty() else None
-    report = run_bench(config, args.games, args.workers, progress)
+    report = run_bench(
+        config,
+        args.games,
+        args.workers,
+        progress,
+        cluster=args.cluster,
+        start_method=args.start_method,
+        chunk=args.chunk,
+        checkpoint=args.checkpoint,
+    )
     if progress:
         progress.close()
     if args.json:
