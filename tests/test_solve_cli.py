@@ -2,8 +2,12 @@
 
 from __future__ import annotations
 
+import io
 import json
+import sys
 from fractions import Fraction
+
+import pytest
 
 from bot.cli import main
 from solver.board import Board
@@ -79,3 +83,92 @@ def test_bad_text_exits_2_naming_the_file(tmp_path, capsys):
 def test_missing_file_exits_2(tmp_path, capsys):
     code, _, err = run_cli(capsys, "solve", str(tmp_path / "none.txt"), "--mines", "1")
     assert code == 2 and "cannot read" in err
+
+
+def solve_file(tmp_path, capsys, text: str, *args: str) -> tuple[int, str, str]:
+    path = tmp_path / "board.txt"
+    path.write_text(text)
+    return run_cli(capsys, "solve", str(path), *args)
+
+
+def test_every_covered_cell_a_mine_is_a_won_game(tmp_path, capsys):
+    code, out, err = solve_file(tmp_path, capsys, "1.\n11\n", "--mines", "1")
+    assert code == 0 and err == ""
+    assert "100%" in out  # the probabilities are printed
+    assert "game won: the 1 covered cell(s) left are all mines (only flags are left" in out
+    code, out, _ = solve_file(tmp_path, capsys, "1.\n11\n", "--mines", "1", "--json")
+    report = json.loads(out)
+    assert report["state"] == "won" and report["move"] is None
+    assert report["probabilities"] == [[None, 1.0], [None, None]]
+
+
+def test_only_flags_left_is_a_won_game(tmp_path, capsys):
+    code, out, _ = solve_file(tmp_path, capsys, "11\n1F\n", "--mines", "1")
+    assert code == 0 and "game won: no covered cell is left (only flags)" in out
+    code, out, _ = solve_file(tmp_path, capsys, "11\n1F\n", "--mines", "1", "--json")
+    assert json.loads(out)["state"] == "won"
+
+
+def test_a_game_still_on_says_playing(tmp_path, capsys):
+    _, out, _ = solve_file(tmp_path, capsys, "1.\n..\n", "--mines", "1", "--json")
+    report = json.loads(out)
+    assert report["state"] == "playing" and report["flags"]["dropped"] == []
+
+
+def test_a_flag_that_contradicts_the_numbers_is_named_and_dropped(tmp_path, capsys):
+    # (0, 1) is flagged, but the 1 at (0, 0) already has its mine at (1, 0) and (0, 2) is a 0.
+    text = "1F.\nF..\n0..\n"
+    code, out, err = solve_file(tmp_path, capsys, text, "--mines", "2")
+    assert code == 0, err
+    assert "FLAGS: the flag at (0, 1) contradicts the numbers" in out
+    assert "solved without the player's 2 flags" in out
+    code, out, _ = solve_file(tmp_path, capsys, text, "--mines", "2", "--json")
+    flags = json.loads(out)["flags"]
+    assert flags["wrong"] == [[0, 1]] and flags["dropped"] == [[1, 0], [0, 1]]
+    assert json.loads(out)["probabilities"][1][0] == 0.0  # solved without the flags
+
+
+def test_flags_of_which_one_is_wrong_are_named_as_alternatives(tmp_path, capsys):
+    code, out, _ = solve_file(tmp_path, capsys, "1..\nFF.\n", "--mines", "1")
+    assert code == 0
+    assert "FLAGS: the flags cannot all be right: one of (0, 1) or (1, 1)" in out
+
+
+def test_unknown_strategy_is_refused(tmp_path, capsys):
+    path = tmp_path / "b.txt"
+    path.write_text("1.\n..")
+    with pytest.raises(SystemExit) as stop:
+        main(["solve", str(path), "--mines", "1", "--strategy", "nonsense"])
+    assert stop.value.code == 2
+    assert "invalid choice: 'nonsense'" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize(
+    ("make", "message"),
+    [
+        (lambda d: d, "cannot read: Is a directory"),
+        (lambda d: d / "none.txt", "none.txt: cannot read: No such file or directory"),
+        (lambda d: _bytes(d / "latin1.txt", b"1.\n.\xe9\n"), "latin1.txt: not a text board"),
+        (lambda d: _bytes(d / "empty.txt", b""), "empty.txt: empty board"),
+    ],
+    ids=["folder", "missing", "not-utf8", "empty"],
+)
+def test_unreadable_input_is_one_line_naming_it(tmp_path, capsys, make, message):
+    code, out, err = run_cli(capsys, "solve", str(make(tmp_path)), "--mines", "1")
+    assert code == 2 and out == ""
+    assert err.startswith("minebot solve: ") and err.count("\n") == 1
+    assert message in err and "Traceback" not in err
+
+
+def test_non_utf8_standard_input_is_one_line(monkeypatch, capsys):
+    monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(b"1\xff\n..\n")))
+    code, _, err = run_cli(capsys, "solve", "-", "--mines", "1")
+    assert (
+        code == 2
+        and err == "minebot solve: standard input: not a text board (byte 1 is not UTF-8)\n"
+    )
+
+
+def _bytes(path, data: bytes):
+    path.write_bytes(data)
+    return path

@@ -101,18 +101,29 @@ def hint(capture, skins, args: argparse.Namespace) -> int:
     attached = attach(capture, None, skins=skins, mines=args.mines)
     player = attached.player
     frame, _ = player.settle()
-    frame, reading, plan = player.read(frame)
+    frame, reading, plan = player.read(frame, want_plan=False)
     mines = player.mine_count(reading)
+    position = None  # the board checked: flags that contradict the numbers are left out
+    if plan is not None:
+        from solver.position import analyse_position
+
+        position = analyse_position(reading.board, mines)
+        plan = [] if position.won else player.plan_for(position.board, mines)
     if plan is None:
         message = f"the game is over ({reading.state}): nothing to do"
+        move = None
+    elif not plan:
+        message = "the game is won: every covered cell is a mine, only flags are left"
         move = None
     else:
         first = plan[0]
         kind = "safe" if first.p_mine == 0 else f"guess, P(mine) = {first.p_mine:.3f}"
         more = f" (and {len(plan) - 1} more safe cells)" if len(plan) > 1 else ""
         message = f"open ({first.x}, {first.y}): {kind}{more}"
+        message += position.on_dropped_flag(first.x, first.y) if position else ""
         move = first
-    write_overlay(args.overlay, frame, reading, mines, move)
+    board = reading.board if position is None else position.board
+    write_overlay(args.overlay, frame, reading, mines, move, board)
     if args.json:
         print(
             json.dumps(
@@ -126,24 +137,28 @@ def hint(capture, skins, args: argparse.Namespace) -> int:
                     else {"action": "open", "x": move.x, "y": move.y, "p_mine": move.p_mine},
                     "safe": [] if plan is None else [[c.x, c.y] for c in plan if c.p_mine == 0],
                     "overlay": str(args.overlay),
+                    "flags": None if position is None else position.as_dict(),
                 }  # fmt: skip
             )
         )
     else:
         print(reading.board)
+        if position is not None and position.note:
+            print(f"FLAGS: {position.note}")
         print(message)
         print(f"overlay written to {args.overlay}")
     return 0
 
 
-def write_overlay(path: Path, frame, reading, mines: int, move) -> None:
-    """Write the reader's overlay picture: covered cells tinted by mine probability, the move
-    framed (an error if it cannot be written)."""
+def write_overlay(path: Path, frame, reading, mines: int, move, board=None) -> None:
+    """Write the reader's overlay picture: covered cells tinted by mine probability (of
+    ``board``, default the board read), the move framed (an error if it cannot be written)."""
     from bot.reading.overlay import draw_overlay
     from bot.userfiles import write_image
     from solver.probability import mine_probabilities
 
-    probabilities = mine_probabilities(reading.board, mines).grid if move is not None else None
+    board = reading.board if board is None else board
+    probabilities = mine_probabilities(board, mines).grid if move is not None else None
     marked = None if move is None else _OverlayMove("open", move.x, move.y)
     picture = draw_overlay(frame.image, reading.located.grid, probabilities, marked)
     write_image(path, picture, "overlay")

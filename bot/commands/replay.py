@@ -139,14 +139,22 @@ def mine_count(reading: Any, given: int | None) -> tuple[int, str]:
 
 
 def choose(board: Any, mines: int) -> tuple[Any, Any]:
-    """The solver's analysis and move for ``board`` (raises ContradictionError)."""
-    from solver.moves import choose_move
-    from solver.probability import mine_probabilities
+    """The solver's analysis and move for ``board`` (see :func:`checked_move`)."""
+    position, move = checked_move(board, mines)
+    return position.analysis, move
 
-    analysis = mine_probabilities(board, mines)
-    if not analysis.covered:
-        return analysis, None
-    return analysis, choose_move(board, mines, analysis=analysis)
+
+def checked_move(board: Any, mines: int) -> tuple[Any, Any]:
+    """The checked position (:func:`solver.position.analyse_position`: the player's flags are
+    left out, and named, when they contradict the numbers) and its move (None: every covered
+    cell is a mine). Raises ContradictionError when the numbers do not fit anyway."""
+    from solver.moves import choose_move
+    from solver.position import analyse_position
+
+    position = analyse_position(board, mines)
+    if position.won:
+        return position, None
+    return position, choose_move(position.board, mines, analysis=position.analysis)
 
 
 def replay_image(
@@ -228,7 +236,11 @@ def replay_image(
     analysis = move = None
     if reading.state == "playing":
         try:
-            analysis, move = choose(board, total)
+            position, move = checked_move(board, total)
+            analysis = position.analysis
+            out.report["flags"] = position.as_dict()
+            if position.note:
+                out.lines.append(f"FLAGS: {position.note}")
         except ContradictionError as exc:
             cells = ", ".join(f"({x}, {y})" for x, y in exc.cells)
             out.lines.append(f"CONTRADICTION: {exc}" + (f" (cells {cells})" if cells else ""))
@@ -239,6 +251,7 @@ def replay_image(
             out.status = 2
     if move is not None and analysis is not None:
         risk = "safe" if move.p_mine == 0 else f"P(mine) = {move.p_mine:.4f}"
+        risk += position.on_dropped_flag(move.x, move.y)
         out.lines.append(f"move: {move.action} ({move.x}, {move.y}), {risk}")
         out.report["move"] = {
             "action": move.action,
@@ -249,6 +262,8 @@ def replay_image(
         out.report["safe_cells"] = len(analysis.safe)
     else:
         why = "the game is over" if reading.state != "playing" else "no move"
+        if analysis is not None:
+            why = "the game is won: every covered cell is a mine, only flags are left"
         out.lines.append(f"move: none ({why})")
         out.report["move"] = None
     if overlay is not None:

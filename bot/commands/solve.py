@@ -11,43 +11,70 @@ JSON_SAFE_INT = 2**53
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
+    from solver.policy import STRATEGIES
+
     parser = subparsers.add_parser(
         "solve",
         help="exact mine probabilities and the best move for a board in text form",
         description="Read a board in minebot's text form (. covered, 0-8, F flag, ? question "
         "mark, * mine, X exploded, W wrong flag) and print the exact probability that each "
-        "covered cell is a mine, and the move to make.",
+        "covered cell is a mine, and the move to make. Flags that contradict the numbers are "
+        "named, and the board is then solved without the player's flags.",
     )
     parser.add_argument("board", help="board text file ('-' for standard input)")
     parser.add_argument("--mines", type=int, required=True, help="total mines in the game")
-    parser.add_argument("--strategy", default="best", help="move choice: best, min-risk, pgms")
+    parser.add_argument(
+        "--strategy", choices=STRATEGIES, default="best", help="move choice (default: best)"
+    )
     parser.add_argument("--json", action="store_true", help="print one JSON object")
     parser.set_defaults(func=run)
 
 
 def run(args: argparse.Namespace) -> int:
-    from solver.board import Board, read_board
     from solver.moves import choose_move
-    from solver.probability import mine_probabilities
+    from solver.position import analyse_position
 
-    board = Board(sys.stdin.read()) if args.board == "-" else read_board(args.board)
-    analysis = mine_probabilities(board, args.mines)
+    position = analyse_position(load_board(args.board), args.mines)
+    board, analysis = position.board, position.analysis
     move = (
-        choose_move(board, args.mines, strategy=args.strategy, analysis=analysis)
-        if analysis.covered
-        else None
+        None
+        if position.won
+        else choose_move(board, args.mines, strategy=args.strategy, analysis=analysis)
     )
     if args.json:
-        print(json.dumps(solve_report(board, analysis, move)))
+        report = solve_report(board, analysis, move)
+        report["state"] = "won" if position.won else "playing"
+        report["flags"] = position.as_dict()
+        print(json.dumps(report))
     else:
         print(format_probabilities(board, analysis))
         print()
-        print(describe(analysis, move))
+        if position.note:
+            print(f"FLAGS: {position.note}")
+        print(
+            describe(analysis, move)
+            + ("" if move is None else position.on_dropped_flag(move.x, move.y))
+        )
     return 0
 
 
+def load_board(name: str):
+    """The board in file ``name`` ('-': standard input); a clear error naming it when it cannot
+    be read or is not a board."""
+    from solver.board import Board, read_board
+    from solver.errors import BoardFormatError
+
+    where = "standard input" if name == "-" else name
+    try:
+        return Board(sys.stdin.buffer.read().decode()) if name == "-" else read_board(name)
+    except UnicodeDecodeError as exc:
+        raise BoardFormatError(
+            f"{where}: not a text board (byte {exc.start} is not UTF-8)"
+        ) from None
+
+
 def solve_report(board, analysis, move) -> dict:
-    """The JSON object of ``minebot solve --json``."""
+    """The JSON object of ``minebot solve --json`` (before its ``state`` and ``flags``)."""
     rows = [
         [
             None if (p := analysis.probability(x, y)) is None else float(p)
@@ -112,8 +139,13 @@ def describe(analysis, move) -> str:
             f"APPROXIMATE: {len(analysis.approximate)} cells lie in a component too large to "
             "count exactly"
         )
-    if move is None:
-        lines.append("move: none (no covered cell left)")
+    if move is None and analysis.covered:
+        lines.append(
+            f"game won: the {len(analysis.covered)} covered cell(s) left are all mines "
+            "(only flags are left to place)"
+        )
+    elif move is None:
+        lines.append("game won: no covered cell is left (only flags)")
     else:
         lines.append(f"move: {move.action} x={move.x} y={move.y} (P(mine) = {move.p_mine:.4f})")
     return "\n".join(lines)
