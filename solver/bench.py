@@ -243,7 +243,8 @@ def run_bench(
     They run in this process, over ``workers`` local processes (``start_method`` as
     :class:`~solver.executors.LocalPool`), or on the Dask ``cluster`` (``tcp://host:port``, or
     ``local`` for ``workers`` local Dask workers); the summary is the same whatever runs them.
-    ``chunk`` games go to a worker at a time (default :func:`chunk_size`). With ``checkpoint``,
+    ``chunk`` games go to a worker at a time (default :func:`chunk_size` of the workers there
+    are). With ``checkpoint``,
     each finished chunk is appended to that file and a run of the same series given the same
     file plays only the chunks it lacks. ``progress(done, wins)`` is called as chunks finish.
     """
@@ -257,28 +258,28 @@ def run_bench(
         raise MinebotError(f"--workers must be at least 1, got {workers}")
     if chunk is not None and chunk < 1:
         raise MinebotError(f"--chunk must be at least 1, got {chunk}")
-    size = chunk or chunk_size(games, workers)
     wall = time.perf_counter()
-    with Checkpoint.open(checkpoint, config, games, size) as book:
-        done = book.done
-        resumed = sum(t.games for t in done)
-        jobs = [
-            (config, s, min(games, s + book.chunk))
-            for s in range(0, games, book.chunk)
-            if s not in book.started
-        ]
-        total = _Tally()
-        for tally in done:
-            total.add(tally)
-        if progress and done:
-            progress(total.games, total.wins)
-        if jobs:
-            with executor(workers, cluster, start_method) as run:
-                for tally in run.map_unordered(play_chunk, jobs):
-                    book.record(tally)
-                    total.add(tally)
-                    if progress:
-                        progress(total.games, total.wins)
+    # The executor first: a remote cluster's size sets the chunks (a checkpoint's own size wins).
+    with executor(workers, cluster, start_method) as run:
+        size = chunk or chunk_size(games, run.workers)
+        with Checkpoint.open(checkpoint, config, games, size) as book:
+            done = book.done
+            resumed = sum(t.games for t in done)
+            jobs = [
+                (config, s, min(games, s + book.chunk))
+                for s in range(0, games, book.chunk)
+                if s not in book.started
+            ]
+            total = _Tally()
+            for tally in done:
+                total.add(tally)
+            if progress and done:
+                progress(total.games, total.wins)
+            for tally in run.map_unordered(play_chunk, jobs):
+                book.record(tally)
+                total.add(tally)
+                if progress:
+                    progress(total.games, total.wins)
     return BenchReport(
         config,
         total.games,

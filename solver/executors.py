@@ -40,6 +40,8 @@ CONNECT_TIMEOUT = 30
 class Serial:
     """Every chunk in this process, in order."""
 
+    workers = 1
+
     def __enter__(self) -> Serial:
         return self
 
@@ -88,6 +90,7 @@ class DaskCluster:
     """
 
     def __init__(self, address: str, workers: int = 1) -> None:
+        #: For ``local``, the workers to start; once connected, the workers the cluster has.
         self.address, self.workers = address, workers
         self._client: Any = None
         self._cluster: Any = None
@@ -110,11 +113,14 @@ class DaskCluster:
                 self._client = Client(self._cluster)
             else:
                 self._client = Client(self.address, timeout=CONNECT_TIMEOUT)
-        except (OSError, TimeoutError) as exc:
+        except (OSError, TimeoutError, RuntimeError) as exc:
             self.__exit__()
-            raise MinebotError(
-                f"cannot reach the Dask scheduler at {self.address}: {exc}"
-            ) from None
+            what = (
+                "cannot start a local Dask cluster"
+                if self.address == LOCAL_CLUSTER
+                else f"cannot reach the Dask scheduler at {self.address}"
+            )
+            raise MinebotError(f"{what}: {exc}") from None
         self._check_workers()
         return self
 
@@ -131,6 +137,7 @@ class DaskCluster:
                 f"the Dask cluster at {self.address} has no worker after {CONNECT_TIMEOUT} s"
             ) from None
         found = self._client.run(importlib.util.find_spec, "solver.bench", on_error="return")
+        self.workers = len(found)
         missing = sorted(
             worker for worker, spec in found.items() if spec is None or isinstance(spec, Exception)
         )
@@ -139,6 +146,14 @@ class DaskCluster:
             raise MinebotError(
                 f"{len(missing)} Dask worker(s) cannot import minebot (first: {missing[0]}): "
                 "install the same minebot on every worker"
+            )
+        ours = solver_fingerprint()
+        other = sorted(w for w, f in self._client.run(solver_fingerprint).items() if f != ours)
+        if other:
+            self.__exit__()
+            raise MinebotError(
+                f"{len(other)} Dask worker(s) run another version of the solver (first: "
+                f"{other[0]}): their games would differ; install the same minebot everywhere"
             )
 
     def __exit__(self, *exc: object) -> None:
@@ -155,6 +170,21 @@ class DaskCluster:
             result = future.result()
             future.release()  # a million games: keep no finished chunk on the cluster
             yield result
+
+
+def solver_fingerprint() -> str:
+    """A hash of the solver's source files: every worker must play the same games.
+
+    >>> len(solver_fingerprint())
+    16
+    """
+    import hashlib
+    from pathlib import Path
+
+    digest = hashlib.sha256()
+    for path in sorted(Path(__file__).parent.glob("*.py")):
+        digest.update(path.name.encode() + b"\0" + path.read_bytes())
+    return digest.hexdigest()[:16]
 
 
 def executor(workers: int, cluster: str | None = None, start_method: str | None = None) -> Any:

@@ -149,9 +149,10 @@ def analyse_position(board: Board, mines: int, max_trials: int = MAX_TRIALS) -> 
         free = mine_probabilities(bare, mines)
     except ContradictionError:
         raise given from None
-    settled = {c for c in flags if c not in set(free.approximate)}
-    proven_safe = tuple(c for c in flags if c in settled and free.probability(*c) == 0)
-    maybe = [c for c in flags if c not in settled or 0 < free.probability(*c) < 1]
+    # Approximated cells' probabilities are not proofs: such flags are always tried.
+    odds = {c: p for c, p in free.probabilities.items() if c not in set(free.approximate)}
+    proven_safe = tuple(c for c in flags if odds.get(c) == 0)
+    maybe = [c for c in flags if c not in odds or 0 < odds[c] < 1]
     culprits, complete = _smallest_sets(board, mines, proven_safe, maybe, max_trials)
     return PositionAnalysis(bare, free, tuple(flags), culprits, proven_safe, complete)
 
