@@ -72,15 +72,28 @@ class LocalPool:
 
     def __enter__(self) -> LocalPool:
         context = multiprocessing.get_context(self.start_method)
-        self._pool = context.Pool(self.workers)
+        self._pool = context.Pool(self.workers, initializer=_leave_interrupts_to_the_parent)
         return self
 
-    def __exit__(self, *exc: object) -> None:
-        self._pool.terminate()
+    def __exit__(self, exc_type: object, *exc: object) -> None:
+        if exc_type is None:
+            self._pool.close()  # every chunk is done: let the workers end by themselves
+        else:
+            self._pool.terminate()
         self._pool.join()
 
     def map_unordered(self, fn: Callable[[T], R], items: Iterable[T]) -> Iterator[R]:
         yield from self._pool.imap_unordered(fn, items)
+
+
+def _leave_interrupts_to_the_parent() -> None:
+    """In a pool worker: ignore Ctrl-C, which a terminal sends to every process of the group,
+    and end quietly on SIGTERM (a forked worker inherits the parent's handlers); the parent
+    stops the pool. Each worker would otherwise print its own traceback."""
+    import signal
+
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)
 
 
 class DaskCluster:

@@ -4,6 +4,12 @@ same seed gives the same summary whatever plays the games."""
 from __future__ import annotations
 
 import json
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
 
 import pytest
 
@@ -70,3 +76,50 @@ def test_a_local_dask_cluster_gives_the_local_result(capsys, in_this_process):
     assert on_cluster["games"] == in_this_process.games == 300
     assert on_cluster["wins"] == in_this_process.wins
     assert 0 < on_cluster["wins"] < 300  # a real series, not an empty one
+
+
+@pytest.fixture(scope="module")
+def intermediate_400() -> BenchReport:
+    return run_bench(BenchConfig(16, 16, 40, "classic", "corner", "min-risk", seed=2), 400)
+
+
+@pytest.mark.parametrize("stop", ["ctrl-c", "sigterm"])
+def test_an_interrupted_run_stops_in_one_line_and_resumes(tmp_path, stop, intermediate_400):
+    """Ctrl-C (SIGINT to the whole process group, as a terminal sends it) or SIGTERM (a batch
+    system): exit 130, one line, no worker traceback; the same command then finishes the series
+    with the same result as a run never stopped."""
+    path = tmp_path / "run.jsonl"
+    argv = [sys.executable, "-m", "bot.cli", "bench", "--level", "intermediate", "--games", "400",
+            "--seed", "2", "--strategy", "min-risk", "--workers", "2", "--chunk", "10",
+            "--checkpoint", str(path), "--json"]  # fmt: skip
+    run = subprocess.Popen(argv, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                           start_new_session=True, env=_env())  # fmt: skip
+    deadline = time.monotonic() + 60
+    while not path.exists() or len(path.read_text().splitlines()) < 4:  # header and 3 chunks
+        assert time.monotonic() < deadline and run.poll() is None
+        time.sleep(0.05)
+    if stop == "ctrl-c":
+        os.killpg(run.pid, signal.SIGINT)
+    else:
+        run.send_signal(signal.SIGTERM)
+    out, err = run.communicate(timeout=60)
+    assert run.returncode == 130 and out == ""
+    assert err == "minebot bench: interrupted\n"
+    kept = len(path.read_text().splitlines()) - 1
+    assert 3 <= kept < 40
+    done = subprocess.run(argv, capture_output=True, text=True, timeout=300, env=_env())
+    report = json.loads(done.stdout)
+    assert report["resumed"] == 10 * kept
+    never_stopped = intermediate_400
+    assert (report["games"], report["wins"], report["first_safe"]) == (
+        never_stopped.games,
+        never_stopped.wins,
+        never_stopped.first_safe,
+    )
+    assert report["guesses_per_game"] == never_stopped.guesses_per_game
+
+
+def _env() -> dict[str, str]:
+    """This environment with the repository first on the path (the tests may run uninstalled)."""
+    root = str(Path(__file__).resolve().parent.parent)
+    return {**os.environ, "PYTHONPATH": os.pathsep.join([root, os.environ.get("PYTHONPATH", "")])}

@@ -98,6 +98,7 @@ def run(args: argparse.Namespace) -> int:
         width, height, mines, args.rules, args.first_click, args.strategy, args.seed
     )
     progress = _ProgressBar(args.games) if sys.stderr.isatty() else None
+    _stop_on_terminate()
     report = run_bench(
         config,
         args.games,
@@ -115,6 +116,19 @@ def run(args: argparse.Namespace) -> int:
     else:
         print(report.text())
     return 0
+
+
+def _stop_on_terminate() -> None:
+    """Stop on SIGTERM (a batch system ending the job) as on Ctrl-C: the workers are stopped and
+    the checkpoint keeps every chunk finished, instead of orphaned workers failing on a closed
+    pipe."""
+    import signal
+
+    def interrupt(signum: int, frame: object) -> None:
+        raise KeyboardInterrupt
+
+    if hasattr(signal, "SIGTERM"):
+        signal.signal(signal.SIGTERM, interrupt)
 
 
 class _ProgressBar:
