@@ -91,7 +91,8 @@ class PositionAnalysis:
             verb = "contradicts" if len(sure) == 1 else "contradict"
             why = ""
             if set(sure) <= set(self.proven_safe):
-                why = " (they prove its cell safe)" if len(sure) == 1 else " (they prove them safe)"
+                cells = "its cell" if len(sure) == 1 else "their cells"
+                why = f" (they prove {cells} safe)"
             parts.append(f"{_flags(sure)} {verb} the numbers{why}")
         others = [tuple(c for c in s if c not in sure) for s in self.culprits]
         others = [s for s in others if s]
