@@ -126,7 +126,7 @@ class DaskCluster:
                 self._client = Client(self._cluster)
             else:
                 self._client = Client(self.address, timeout=CONNECT_TIMEOUT)
-        except (OSError, TimeoutError, RuntimeError) as exc:
+        except (OSError, TimeoutError, RuntimeError, ValueError) as exc:
             self.__exit__()
             what = (
                 "cannot start a local Dask cluster"

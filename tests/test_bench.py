@@ -98,6 +98,8 @@ def test_report_as_text(capsys):
         (["--width", "1001", "--height", "1000", "--mines", "10"], "1,001,000 cells"),
         (["--start-method", "teleport"], "invalid choice"),
         (["--checkpoint", "."], ".: is a folder"),
+        (["--cluster", "foo"], "cannot reach the Dask scheduler at foo: missing port number"),
+        (["--cluster", "http://127.0.0.1:80"], "unknown address scheme 'http'"),
         (["--checkpoint", "/proc/no/such/file"], "cannot use as a checkpoint"),
     ],
 )
