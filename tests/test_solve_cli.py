@@ -146,9 +146,12 @@ def test_unknown_strategy_is_refused(tmp_path, capsys):
 @pytest.mark.parametrize(
     ("make", "message"),
     [
-        (lambda d: d, "cannot read: Is a directory"),
-        (lambda d: d / "none.txt", "none.txt: cannot read: No such file or directory"),
-        (lambda d: _bytes(d / "latin1.txt", b"1.\n.\xe9\n"), "latin1.txt: not a text board"),
+        (lambda d: d, ": is a folder; the board must be a file"),
+        (lambda d: d / "none.txt", "none.txt: cannot read the board: No such file or directory"),
+        (
+            lambda d: _bytes(d / "latin1.txt", b"1.\n.\xe9\n"),
+            "latin1.txt: the board is not UTF-8 text (byte 4 is 0xe9)",
+        ),
         (lambda d: _bytes(d / "empty.txt", b""), "empty.txt: empty board"),
     ],
     ids=["folder", "missing", "not-utf8", "empty"],
@@ -163,10 +166,8 @@ def test_unreadable_input_is_one_line_naming_it(tmp_path, capsys, make, message)
 def test_non_utf8_standard_input_is_one_line(monkeypatch, capsys):
     monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(b"1\xff\n..\n")))
     code, _, err = run_cli(capsys, "solve", "-", "--mines", "1")
-    assert (
-        code == 2
-        and err == "minebot solve: standard input: not a text board (byte 1 is not UTF-8)\n"
-    )
+    assert code == 2
+    assert err == "minebot solve: standard input: the board is not UTF-8 text (byte 1 is 0xff)\n"
 
 
 def _bytes(path, data: bytes):

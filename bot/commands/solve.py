@@ -59,18 +59,26 @@ def run(args: argparse.Namespace) -> int:
 
 
 def load_board(name: str):
-    """The board in file ``name`` ('-': standard input); a clear error naming it when it cannot
-    be read or is not a board."""
-    from solver.board import Board, read_board
+    """The board in file ``name`` ('-': standard input); a one-line error naming it when it
+    cannot be read or is not a board."""
+    from bot.userfiles import read_board_file
+    from solver.board import Board
     from solver.errors import BoardFormatError
 
-    where = "standard input" if name == "-" else name
+    if name != "-":
+        return read_board_file(name)
+    data = sys.stdin.buffer.read()
     try:
-        return Board(sys.stdin.buffer.read().decode()) if name == "-" else read_board(name)
+        text = data.decode("utf-8")
     except UnicodeDecodeError as exc:
         raise BoardFormatError(
-            f"{where}: not a text board (byte {exc.start} is not UTF-8)"
+            f"standard input: the board is not UTF-8 text (byte {exc.start} is "
+            f"{data[exc.start]:#04x})"
         ) from None
+    try:
+        return Board(text)
+    except BoardFormatError as exc:
+        raise BoardFormatError(f"standard input: {exc}") from None
 
 
 def solve_report(board, analysis, move) -> dict:
