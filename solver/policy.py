@@ -19,12 +19,14 @@ and asks again.
 
 from __future__ import annotations
 
+import contextlib
 import random
 from collections.abc import Sequence
 
 from solver import endgame, frontier, pgms
 from solver.board import Board
 from solver.errors import ContradictionError, MinebotError
+from solver.lookahead import Lookahead, NotExact
 from solver.moves import Move
 
 STRATEGIES = ("best", "min-risk", "pgms")
@@ -55,12 +57,12 @@ def plan(
         raise MinebotError(
             f"unknown strategy {strategy!r}: expected one of {', '.join(STRATEGIES)}"
         )
-    outlook = frontier.analyse(list(cells), width, height, mines, quick=True)
+    outlook, counted = frontier.survey(list(cells), width, height, mines, quick=True)
     flags = [Move("flag", j % width, j // width, 1.0) for j in outlook.mines]
     if outlook.safe:
         return flags + [Move("open", j % width, j // width, 0.0) for j in outlook.safe]
     if not outlook.probability:
-        outlook = frontier.analyse(list(cells), width, height, mines)
+        outlook, counted = frontier.survey(list(cells), width, height, mines)
         flags = [Move("flag", j % width, j // width, 1.0) for j in outlook.mines]
         if outlook.safe:
             return flags + [Move("open", j % width, j // width, 0.0) for j in outlook.safe]
@@ -74,7 +76,7 @@ def plan(
         if j is None:
             j = forced_guess(list(cells), width, height, mines, outlook)
         if j is None:
-            j = best_guess(list(cells), width, height, mines, outlook, rng)
+            j = best_guess(list(cells), width, height, mines, outlook, rng, counted)
     return flags + [Move("open", j % width, j // width, outlook.probability[j])]
 
 
@@ -104,6 +106,7 @@ def best_guess(
     mines: int,
     outlook: frontier.Outlook,
     rng: random.Random,
+    counted: frontier.Counted | None = None,
 ) -> int:
     """Lowest probability, refined by a look-ahead of one move.
 
@@ -118,7 +121,9 @@ def best_guess(
     Candidates: the frontier cells least likely to be mines, and, when cells away from the
     numbers are about as safe, the ones with the fewest covered neighbours (likeliest zeros) and
     some touching the frontier. Certain safe cells never reach here (see :func:`plan`); small
-    endgames are searched exactly instead (:func:`endgame_guess`).
+    endgames are searched exactly instead (:func:`endgame_guess`). ``counted``, what the
+    analysis behind ``outlook`` counted, lets each trial recount only the components the
+    candidate touches (:mod:`solver.lookahead`).
     """
     from solver.board import neighbour_table
 
@@ -149,16 +154,28 @@ def best_guess(
         candidates += [j for _n, _r, j in touching[:LOOKAHEAD_TOUCHING]]
     if len(candidates) == 1:
         return candidates[0]
+    ahead = None
+    if counted is not None and all(c.exact for c in counted.counts):
+        ahead = Lookahead(
+            cells, width, height, counted.constraints, counted.counts, settled=outlook.mines
+        )
     best, best_score = candidates[0], -1.0
     for j in candidates:
-        score = (1.0 - probability[j]) * _next_move_safety(cells, width, height, mines, j, outlook)
+        safety = _next_move_safety(cells, width, height, mines, j, outlook, ahead)
+        score = (1.0 - probability[j]) * safety
         if score > best_score + TIE:
             best, best_score = j, score
     return best
 
 
 def _next_move_safety(
-    cells: list[str], width: int, height: int, mines: int, j: int, outlook: frontier.Outlook
+    cells: list[str],
+    width: int,
+    height: int,
+    mines: int,
+    j: int,
+    outlook: frontier.Outlook,
+    ahead: Lookahead | None = None,
 ) -> float:
     """Chance to survive the move after opening ``j``, given ``j`` is safe."""
     from solver.board import neighbour_table
@@ -171,20 +188,30 @@ def _next_move_safety(
         trial[k] = "F"
     weights: list[tuple[int, float]] = []
     for v in range(known, known + open_around + 1):
-        trial[j] = str(v)
-        try:
-            after = frontier.analyse(trial, width, height, mines)
-        except ContradictionError:
+        outcome = None
+        if ahead is not None:
+            with contextlib.suppress(NotExact):  # too large: analysed from scratch below
+                outcome = ahead.reveal(j, v)
+        if outcome is not None:
+            solutions, has_safe = outcome.solutions, outcome.has_safe
+            lowest = None if outcome.lowest is None else float(outcome.lowest)
+        else:
+            trial[j] = str(v)
+            try:
+                after = frontier.analyse(trial, width, height, mines)
+            except ContradictionError:
+                continue
+            solutions, has_safe = after.solutions, bool(after.safe)
+            lowest = min(after.probability.values()) if after.probability else None
+        if solutions == 0:
             continue
-        if after.solutions == 0:
-            continue
-        if after.safe:
+        if has_safe:
             safety = 1.0 + PROGRESS_BONUS
-        elif after.probability:
-            safety = 1.0 - min(after.probability.values())
+        elif lowest is not None:
+            safety = 1.0 - lowest
         else:
             safety = 1.0  # nothing covered left: the game is won
-        weights.append((after.solutions, safety))
+        weights.append((solutions, safety))
     total = sum(w for w, _s in weights)
     if not total:
         return 0.0
