@@ -125,6 +125,41 @@ def best_guess(
     analysis behind ``outlook`` counted, lets each trial recount only the components the
     candidate touches (:mod:`solver.lookahead`).
     """
+    probability = outlook.probability
+    candidates = lookahead_candidates(cells, width, height, outlook, rng)
+    if len(candidates) == 1:
+        return candidates[0]
+    ahead = None
+    if counted is not None and all(c.exact for c in counted.counts):
+        ahead = Lookahead(
+            cells, width, height, counted.constraints, counted.counts, settled=outlook.mines
+        )
+    # A candidate scores at most (1 - p) * (1 + PROGRESS_BONUS). Counting the likeliest winners
+    # first, the rest are cut once even that bound falls clearly below the best score found;
+    # a cut cell could not have changed the choice below, which goes in list order as before.
+    scores: dict[int, float] = {}
+    for j in sorted(candidates, key=lambda j: probability[j]):
+        bound = (1.0 - probability[j]) * (1.0 + PROGRESS_BONUS) + _SLACK
+        if scores and bound < max(scores.values()) - 2 * TIE:
+            break
+        safety = next_move_safety(cells, width, height, mines, j, outlook, ahead)
+        scores[j] = (1.0 - probability[j]) * safety
+    best, best_score = candidates[0], -1.0
+    for j in candidates:
+        score = scores.get(j, -1.0)
+        if score > best_score + TIE:
+            best, best_score = j, score
+    return best
+
+
+#: Float rounding in a score's sum, kept out of the bound that cuts candidates.
+_SLACK = 1e-9
+
+
+def lookahead_candidates(
+    cells: list[str], width: int, height: int, outlook: frontier.Outlook, rng: random.Random
+) -> list[int]:
+    """The cells :func:`best_guess` looks ahead from, in the order it prefers them on a tie."""
     from solver.board import neighbour_table
 
     nbrs = neighbour_table(width, height)
@@ -152,23 +187,10 @@ def best_guess(
             if any(k in outlook.frontier for k in nbrs[item[2]])
         ]
         candidates += [j for _n, _r, j in touching[:LOOKAHEAD_TOUCHING]]
-    if len(candidates) == 1:
-        return candidates[0]
-    ahead = None
-    if counted is not None and all(c.exact for c in counted.counts):
-        ahead = Lookahead(
-            cells, width, height, counted.constraints, counted.counts, settled=outlook.mines
-        )
-    best, best_score = candidates[0], -1.0
-    for j in candidates:
-        safety = _next_move_safety(cells, width, height, mines, j, outlook, ahead)
-        score = (1.0 - probability[j]) * safety
-        if score > best_score + TIE:
-            best, best_score = j, score
-    return best
+    return candidates
 
 
-def _next_move_safety(
+def next_move_safety(
     cells: list[str],
     width: int,
     height: int,

@@ -16,7 +16,7 @@ from solver.errors import ContradictionError
 from solver.frontier import survey
 from solver.game import Game
 from solver.lookahead import Lookahead, NotExact
-from solver.policy import best_guess
+from solver.policy import TIE, best_guess, lookahead_candidates, next_move_safety
 from solver.probability import count_components, mine_probabilities
 from tests.bruteforce import enumerate_probabilities
 from tests.test_probability import consistent_positions
@@ -138,3 +138,18 @@ def test_best_guess_is_the_same_with_and_without_reuse():
         reused = best_guess(cells, 30, 16, 99, outlook, random.Random(5), counted)
         fresh = best_guess(cells, 30, 16, 99, outlook, random.Random(5))
         assert reused == fresh
+
+
+def test_cutting_candidates_never_changes_the_choice():
+    # Every candidate counted, in list order: the choice best_guess made before it cut any.
+    for cells in expert_positions(20, seed=130):
+        outlook, counted = survey(cells, 30, 16, 99)
+        chosen = best_guess(cells, 30, 16, 99, outlook, random.Random(5), counted)
+        candidates = lookahead_candidates(cells, 30, 16, outlook, random.Random(5))
+        best, best_score = candidates[0], -1.0
+        for j in candidates:
+            safety = next_move_safety(cells, 30, 16, 99, j, outlook)
+            score = (1.0 - outlook.probability[j]) * safety
+            if score > best_score + TIE:
+                best, best_score = j, score
+        assert chosen == best
