@@ -34,7 +34,7 @@ from math import comb
 
 from solver.board import MINE_CHARS, Position, neighbour_table
 from solver.constraints import Component, Constraint, Constraints, Group
-from solver.probability import ComponentCount, count_component
+from solver.probability import ComponentCount, count_component, poly_mul, trim
 
 
 class NotExact(Exception):
@@ -120,7 +120,7 @@ class Lookahead:
             [j for j, ch in enumerate(cells) if ch in MINE_CHARS] + flat(cons.forced_mines)
         )
         self._forced_safe = flat(cons.forced_safe)
-        self._totals = [_trim(c.total) for c in self._counts]
+        self._totals = [trim(c.total) for c in self._counts]
         self._prepared: dict[int, _Prepared] = {}
 
     def reveal(self, j: int, number: int, probabilities: bool = False) -> Trial:
@@ -143,7 +143,7 @@ class Lookahead:
             parts.insert(
                 0,
                 _Part(
-                    _trim(count.total[start:end]),
+                    trim(count.total[start:end]),
                     [
                         (count.weighted[g][start:end], cells, counted)
                         for g, (cells, counted) in enumerate(prep.groups)
@@ -238,11 +238,10 @@ class Lookahead:
             return Trial(0)
         left = self._cons.mines_left
         n_out = len(prep.outside)
-        # prefix[i] / suffix[i]: product of the totals before / from part i (the sub-problem is
-        # part 0 when there is one; the untouched components' product is known in advance).
+        # prefix[i] / suffix[i]: product of the totals before / from part i.
         prefix = [[1]]
         for t in totals:
-            prefix.append(_poly_mul(prefix[-1], t))
+            prefix.append(poly_mul(prefix[-1], t))
         everything = prefix[-1]
         ways = [
             comb(n_out, left - m) if 0 <= left - m <= n_out else 0 for m in range(len(everything))
@@ -252,12 +251,12 @@ class Lookahead:
             return Trial(0)
         suffix = [[1]] * (len(totals) + 1)
         for i in range(len(totals) - 1, -1, -1):
-            suffix[i] = _poly_mul(totals[i], suffix[i + 1])
+            suffix[i] = poly_mul(totals[i], suffix[i + 1])
         has_safe = any(k != j for k in self._forced_safe)
         best_mass, best_size = -1, 1
         exact: dict[int, Fraction] | None = {} if want_all else None
         for i, part in enumerate(parts):
-            others = _poly_mul(prefix[i], suffix[i + 1])
+            others = poly_mul(prefix[i], suffix[i + 1])
             weight = [
                 sum(o * ways[m + k] for k, o in enumerate(others) if o)
                 for m in range(len(part.total))
@@ -298,24 +297,3 @@ class Lookahead:
             best_mass, best_size = solutions, 1
         lowest = Fraction(best_mass, solutions * best_size) if best_mass >= 0 else None
         return Trial(solutions, has_safe, lowest, exact)
-
-
-def _poly_mul(a: list[int], b: list[int]) -> list[int]:
-    if len(a) == 1 and a[0] == 1:
-        return b
-    if len(b) == 1 and b[0] == 1:
-        return a
-    out = [0] * (len(a) + len(b) - 1)
-    for i, x in enumerate(a):
-        if x:
-            for k, y in enumerate(b):
-                if y:
-                    out[i + k] += x * y
-    return out
-
-
-def _trim(poly: list[int]) -> list[int]:
-    end = len(poly)
-    while end > 1 and poly[end - 1] == 0:
-        end -= 1
-    return poly[:end]

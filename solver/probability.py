@@ -313,7 +313,16 @@ def _approximate_component(cons: Constraints, comp: Component) -> ComponentCount
 # -- combining components ------------------------------------------------------------------------
 
 
-def _poly_mul(a: list[int], b: list[int]) -> list[int]:
+def poly_mul(a: list[int], b: list[int]) -> list[int]:
+    """The product of two polynomials given by their coefficients.
+
+    >>> poly_mul([1, 1], [1, 2])
+    [1, 3, 2]
+    """
+    if a == [1]:
+        return b
+    if b == [1]:
+        return a
     out = [0] * (len(a) + len(b) - 1)
     for i, x in enumerate(a):
         if x:
@@ -323,7 +332,8 @@ def _poly_mul(a: list[int], b: list[int]) -> list[int]:
     return out
 
 
-def _trim(poly: list[int]) -> list[int]:
+def trim(poly: list[int]) -> list[int]:
+    """The polynomial without its zero coefficients at the top (at least one is kept)."""
     end = len(poly)
     while end > 1 and poly[end - 1] == 0:
         end -= 1
@@ -334,7 +344,7 @@ def combine(cons: Constraints, mines: int, counts: list[ComponentCount]) -> Anal
     """The analysis from the counts of every component of ``cons`` and the outside cells."""
     left = cons.mines_left
     n_out = len(cons.outside)
-    totals = [_trim(c.total) for c in counts]
+    totals = [trim(c.total) for c in counts]
     if any(t == [0] for t in totals):
         bad = next(c for c, t in zip(counts, totals, strict=True) if t == [0])
         cells = tuple(sorted(cons.constraints[i].cell for i in bad.component.constraints))
@@ -345,10 +355,10 @@ def combine(cons: Constraints, mines: int, counts: list[ComponentCount]) -> Anal
     # prefix[i] / suffix[i]: product of the totals before / from component i.
     prefix = [[1]]
     for t in totals:
-        prefix.append(_poly_mul(prefix[-1], t))
+        prefix.append(poly_mul(prefix[-1], t))
     suffix = [[1]] * (len(totals) + 1)
     for i in range(len(totals) - 1, -1, -1):
-        suffix[i] = _poly_mul(totals[i], suffix[i + 1])
+        suffix[i] = poly_mul(totals[i], suffix[i + 1])
     everything = prefix[-1]
 
     def outside_ways(m: int) -> int:
@@ -380,7 +390,7 @@ def combine(cons: Constraints, mines: int, counts: list[ComponentCount]) -> Anal
             certain.extend(cells)
 
     for i, count in enumerate(counts):
-        others = _poly_mul(prefix[i], suffix[i + 1])
+        others = poly_mul(prefix[i], suffix[i + 1])
         # weight[m]: layouts of everything else, given this component holds m mines.
         weight = [
             sum(o * outside_ways(m + j) for j, o in enumerate(others) if o)
