@@ -104,49 +104,61 @@ def win_chance(
 
     ``around[j]`` are the covered cells next to covered cell ``j`` (its number counts only
     those, the rest of its neighbours being revealed and mine-free).
+
+    Layouts are bit masks over the covered cells inside the search, and a position's value is
+    the number of its layouts the best play wins: whole numbers, so equal values are equal
+    whatever order they were summed in.
     """
     cells = tuple(covered)
-    memo: dict[frozenset[Layout], float] = {}
+    bit = {j: 1 << i for i, j in enumerate(cells)}
+    near = {j: sum(bit[k] for k in around[j]) for j in cells}
+    memo: dict[frozenset[int], int] = {}
     trials = 0
 
-    def value(group: frozenset[Layout], unopened: tuple[int, ...]) -> tuple[float, int]:
+    def wins(group: frozenset[int], unopened: tuple[int, ...]) -> tuple[int, int]:
         if len(group) == 1:
-            return 1.0, -1
+            return 1, -1
         cached = memo.get(group)
         if cached is not None:
             return cached, -1
-        n = len(group)
         # Free information first: cells safe in every layout.
-        safe = [j for j in unopened if not any(j in lay for lay in group)]
+        anywhere = 0
+        for lay in group:
+            anywhere |= lay
+        safe = [j for j in unopened if not anywhere & bit[j]]
         if safe:
-            parts: dict[tuple[int, ...], list[Layout]] = {}
+            masks = [near[j] for j in safe]
+            parts: dict[tuple[int, ...], list[int]] = {}
             for lay in group:
-                key = tuple(sum(k in lay for k in around[j]) for j in safe)
+                key = tuple((lay & m).bit_count() for m in masks)
                 parts.setdefault(key, []).append(lay)
-            rest = tuple(j for j in unopened if j not in safe)
+            rest = tuple(j for j in unopened if anywhere & bit[j])
             if len(parts) > 1:
-                total = sum(len(p) * value(frozenset(p), rest)[0] for p in parts.values()) / n
+                total = sum(wins(frozenset(p), rest)[0] for p in parts.values())
                 memo[group] = total
                 return total, safe[0]
             unopened = rest
-        best, best_cell = -1.0, -1
+        best, best_cell = -1, -1
         nonlocal trials
         trials += len(unopened)
         if trials > max_trials:
             raise SearchTooLarge
         for j in unopened:
-            alive: dict[int, list[Layout]] = {}
+            b, m = bit[j], near[j]
+            alive: dict[int, list[int]] = {}
             for lay in group:
-                if j not in lay:
-                    alive.setdefault(sum(k in lay for k in around[j]), []).append(lay)
+                if not lay & b:
+                    alive.setdefault((lay & m).bit_count(), []).append(lay)
             survivors = sum(len(p) for p in alive.values())
-            if survivors == 0 or survivors * 1.0 / n <= best:
+            if survivors == 0 or survivors <= best:
                 continue  # cannot beat the best: winning needs surviving this move
             rest = tuple(k for k in unopened if k != j)
-            total = sum(len(p) * value(frozenset(p), rest)[0] for p in alive.values()) / n
+            total = sum(wins(frozenset(p), rest)[0] for p in alive.values())
             if total > best:
                 best, best_cell = total, j
         memo[group] = best
         return best, best_cell
 
-    return value(frozenset(layouts), cells)
+    masks = frozenset(sum(bit[j] for j in lay) for lay in layouts)
+    won, cell = wins(masks, cells)
+    return won / len(layouts), cell

@@ -3,7 +3,7 @@
 :func:`solver.probability.mine_probabilities` speaks in positions and exact fractions; a player in
 a benchmark asks for an analysis after every batch of moves and many more in its look-ahead, on
 the simulator's flat cell list (index ``y * width + x``). :func:`analyse` runs the same engine
-(:mod:`solver.constraints` and :func:`solver.probability.count_constraints`) and hands back flat
+(:mod:`solver.constraints` and :mod:`solver.probability`) and hands back flat
 indices and floats. With ``quick=True`` it stops after the numbers that decide their cells alone,
 when those already give a safe cell: most positions of a game need nothing more.
 
@@ -19,8 +19,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from solver.board import Board, Position
-from solver.constraints import board_constraints
-from solver.probability import count_constraints
+from solver.constraints import Constraints, board_constraints
+from solver.probability import ComponentCount, combine, count_components
 
 
 @dataclass(frozen=True)
@@ -42,6 +42,14 @@ class Outlook:
     interior: tuple[int, ...] = ()
 
 
+@dataclass(frozen=True)
+class Counted:
+    """A position's constraints and its components' counts, for a look-ahead to reuse."""
+
+    constraints: Constraints
+    counts: tuple[ComponentCount, ...]
+
+
 def analyse(
     cells: list[str],
     width: int,
@@ -55,20 +63,32 @@ def analyse(
     soon as the single-number rules find a safe cell (``probability`` is then empty).
     Raises :class:`~solver.errors.ContradictionError` if no mine layout fits.
     """
+    return survey(cells, width, height, mines, quick)[0]
+
+
+def survey(
+    cells: list[str],
+    width: int,
+    height: int,
+    mines: int,
+    quick: bool = False,
+) -> tuple[Outlook, Counted | None]:
+    """:func:`analyse`, and what it counted (None when a quick analysis stopped early)."""
     cons = board_constraints(Board.from_cells(cells, width, height), mines)
 
     def flat(cells: tuple[Position, ...]) -> tuple[int, ...]:
         return tuple(y * width + x for x, y in cells)
 
     if quick and cons.forced_safe:
-        return Outlook(flat(cons.forced_safe), flat(cons.forced_mines))
-    analysis = count_constraints(cons, mines)
+        return Outlook(flat(cons.forced_safe), flat(cons.forced_mines)), None
+    counts = count_components(cons)
+    analysis = combine(cons, mines, counts)
     probability: dict[int, float] = {}
     for cells_alike, p in analysis.pools:
         value = float(p)
         for x, y in cells_alike:
             probability[y * width + x] = value
-    return Outlook(
+    outlook = Outlook(
         safe=flat(analysis.safe),
         mines=flat(analysis.mines_certain),
         probability=probability,
@@ -77,3 +97,4 @@ def analyse(
         frontier=frozenset(y * width + x for group in cons.groups for x, y in group.cells),
         interior=flat(cons.outside),
     )
+    return outlook, Counted(cons, tuple(counts))

@@ -19,12 +19,14 @@ and asks again.
 
 from __future__ import annotations
 
+import contextlib
 import random
 from collections.abc import Sequence
 
 from solver import endgame, frontier, pgms
 from solver.board import Board
 from solver.errors import ContradictionError, MinebotError
+from solver.lookahead import Lookahead, NotExact
 from solver.moves import Move
 
 STRATEGIES = ("best", "min-risk", "pgms")
@@ -55,12 +57,12 @@ def plan(
         raise MinebotError(
             f"unknown strategy {strategy!r}: expected one of {', '.join(STRATEGIES)}"
         )
-    outlook = frontier.analyse(list(cells), width, height, mines, quick=True)
+    outlook, counted = frontier.survey(list(cells), width, height, mines, quick=True)
     flags = [Move("flag", j % width, j // width, 1.0) for j in outlook.mines]
     if outlook.safe:
         return flags + [Move("open", j % width, j // width, 0.0) for j in outlook.safe]
     if not outlook.probability:
-        outlook = frontier.analyse(list(cells), width, height, mines)
+        outlook, counted = frontier.survey(list(cells), width, height, mines)
         flags = [Move("flag", j % width, j // width, 1.0) for j in outlook.mines]
         if outlook.safe:
             return flags + [Move("open", j % width, j // width, 0.0) for j in outlook.safe]
@@ -74,7 +76,7 @@ def plan(
         if j is None:
             j = forced_guess(list(cells), width, height, mines, outlook)
         if j is None:
-            j = best_guess(list(cells), width, height, mines, outlook, rng)
+            j = best_guess(list(cells), width, height, mines, outlook, rng, counted)
     return flags + [Move("open", j % width, j // width, outlook.probability[j])]
 
 
@@ -104,6 +106,7 @@ def best_guess(
     mines: int,
     outlook: frontier.Outlook,
     rng: random.Random,
+    counted: frontier.Counted | None = None,
 ) -> int:
     """Lowest probability, refined by a look-ahead of one move.
 
@@ -118,8 +121,45 @@ def best_guess(
     Candidates: the frontier cells least likely to be mines, and, when cells away from the
     numbers are about as safe, the ones with the fewest covered neighbours (likeliest zeros) and
     some touching the frontier. Certain safe cells never reach here (see :func:`plan`); small
-    endgames are searched exactly instead (:func:`endgame_guess`).
+    endgames are searched exactly instead (:func:`endgame_guess`). ``counted``, what the
+    analysis behind ``outlook`` counted, lets each trial recount only the components the
+    candidate touches (:mod:`solver.lookahead`).
     """
+    probability = outlook.probability
+    candidates = lookahead_candidates(cells, width, height, outlook, rng)
+    if len(candidates) == 1:
+        return candidates[0]
+    ahead = None
+    if counted is not None and all(c.exact for c in counted.counts):
+        ahead = Lookahead(
+            cells, width, height, counted.constraints, counted.counts, settled=outlook.mines
+        )
+    # A candidate scores at most (1 - p) * (1 + PROGRESS_BONUS). Counting the likeliest winners
+    # first, the rest are cut once even that bound falls clearly below the best score found;
+    # a cut cell could not have changed the choice below, which goes in list order as before.
+    scores: dict[int, float] = {}
+    for j in sorted(candidates, key=lambda j: probability[j]):
+        bound = (1.0 - probability[j]) * (1.0 + PROGRESS_BONUS) + _SLACK
+        if scores and bound < max(scores.values()) - 2 * TIE:
+            break
+        safety = next_move_safety(cells, width, height, mines, j, outlook, ahead)
+        scores[j] = (1.0 - probability[j]) * safety
+    best, best_score = candidates[0], -1.0
+    for j in candidates:
+        score = scores.get(j, -1.0)
+        if score > best_score + TIE:
+            best, best_score = j, score
+    return best
+
+
+#: Float rounding in a score's sum, kept out of the bound that cuts candidates.
+_SLACK = 1e-9
+
+
+def lookahead_candidates(
+    cells: list[str], width: int, height: int, outlook: frontier.Outlook, rng: random.Random
+) -> list[int]:
+    """The cells :func:`best_guess` looks ahead from, in the order it prefers them on a tie."""
     from solver.board import neighbour_table
 
     nbrs = neighbour_table(width, height)
@@ -147,18 +187,17 @@ def best_guess(
             if any(k in outlook.frontier for k in nbrs[item[2]])
         ]
         candidates += [j for _n, _r, j in touching[:LOOKAHEAD_TOUCHING]]
-    if len(candidates) == 1:
-        return candidates[0]
-    best, best_score = candidates[0], -1.0
-    for j in candidates:
-        score = (1.0 - probability[j]) * _next_move_safety(cells, width, height, mines, j, outlook)
-        if score > best_score + TIE:
-            best, best_score = j, score
-    return best
+    return candidates
 
 
-def _next_move_safety(
-    cells: list[str], width: int, height: int, mines: int, j: int, outlook: frontier.Outlook
+def next_move_safety(
+    cells: list[str],
+    width: int,
+    height: int,
+    mines: int,
+    j: int,
+    outlook: frontier.Outlook,
+    ahead: Lookahead | None = None,
 ) -> float:
     """Chance to survive the move after opening ``j``, given ``j`` is safe."""
     from solver.board import neighbour_table
@@ -171,20 +210,30 @@ def _next_move_safety(
         trial[k] = "F"
     weights: list[tuple[int, float]] = []
     for v in range(known, known + open_around + 1):
-        trial[j] = str(v)
-        try:
-            after = frontier.analyse(trial, width, height, mines)
-        except ContradictionError:
+        outcome = None
+        if ahead is not None:
+            with contextlib.suppress(NotExact):  # too large: analysed from scratch below
+                outcome = ahead.reveal(j, v)
+        if outcome is not None:
+            solutions, has_safe = outcome.solutions, outcome.has_safe
+            lowest = None if outcome.lowest is None else float(outcome.lowest)
+        else:
+            trial[j] = str(v)
+            try:
+                after = frontier.analyse(trial, width, height, mines)
+            except ContradictionError:
+                continue
+            solutions, has_safe = after.solutions, bool(after.safe)
+            lowest = min(after.probability.values()) if after.probability else None
+        if solutions == 0:
             continue
-        if after.solutions == 0:
-            continue
-        if after.safe:
+        if has_safe:
             safety = 1.0 + PROGRESS_BONUS
-        elif after.probability:
-            safety = 1.0 - min(after.probability.values())
+        elif lowest is not None:
+            safety = 1.0 - lowest
         else:
             safety = 1.0  # nothing covered left: the game is won
-        weights.append((after.solutions, safety))
+        weights.append((solutions, safety))
     total = sum(w for w, _s in weights)
     if not total:
         return 0.0

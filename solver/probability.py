@@ -95,15 +95,19 @@ def mine_probabilities(board: Board, mines: int) -> Analysis:
 
 def count_constraints(cons: Constraints, mines: int) -> Analysis:
     """The analysis of a board already turned into constraints (``mines`` in total)."""
-    counts = [_count_component(cons, comp) for comp in cons.components]
-    return _combine(cons, mines, counts)
+    return combine(cons, mines, count_components(cons))
+
+
+def count_components(cons: Constraints) -> list[ComponentCount]:
+    """Every component of ``cons`` counted on its own (see :func:`combine`)."""
+    return [count_component(cons, comp) for comp in cons.components]
 
 
 # -- counting one component ---------------------------------------------------------------------
 
 
 @dataclass(frozen=True)
-class _ComponentCount:
+class ComponentCount:
     """Per-mine-count solution counts of one component.
 
     ``total[m]`` counts the layouts of the component with ``m`` mines; ``weighted[g][m]`` sums the
@@ -116,6 +120,7 @@ class _ComponentCount:
     weighted: dict[int, list[int]]
     exact: bool = True
     approx: dict[int, float] = field(default_factory=dict)
+    stride: int = 0  # with marked groups: the length of one slice t (see count_component)
 
 
 def _elimination_order(cons: Constraints, comp: Component) -> list[int]:
@@ -156,22 +161,38 @@ def _elimination_order(cons: Constraints, comp: Component) -> list[int]:
     return order
 
 
-def _count_component(cons: Constraints, comp: Component) -> _ComponentCount:
+def count_component(
+    cons: Constraints, comp: Component, marked: frozenset[int] = frozenset()
+) -> ComponentCount:
+    """Count the layouts of one component, per mine count, and each group's mines over them.
+
+    Groups in ``marked`` (by index) have their mines
+    counted a second time, as a second variable: then ``total[m + stride * t]`` counts the
+    layouts with ``m`` mines of which ``t`` are in marked groups (``stride`` is in the result).
+    The look-ahead uses it to count every number a cell may show at once: the new number's
+    constraint is left out and each value of it is a slice ``t = value``.
+    """
     groups = cons.groups
     order = _elimination_order(cons, comp)
     n_cells = sum(groups[g].size for g in comp.groups)
-    # A component holds at most as many mines as its numbers owe (every cell touches one), and
-    # no count exceeds the product over groups of their possible fillings: that bounds the
-    # packed polynomial's length and its coefficients (times n_cells for the weighted sums).
-    most_mines = min(n_cells, sum(cons.constraints[c].value for c in comp.constraints))
+    marks = sum(groups[g].size for g in marked)
+    # A component holds at most as many mines as its numbers owe (every cell touches one, or is
+    # marked), and no count exceeds the product over groups of their possible fillings: that
+    # bounds the packed polynomial's length and its coefficients (times n_cells for the
+    # weighted sums).
+    most_mines = min(n_cells, sum(cons.constraints[c].value for c in comp.constraints) + marks)
     fillings = 0
     for g in comp.groups:
         size = groups[g].size
-        cap = min(size, min(cons.constraints[c].value for c in groups[g].constraints))
+        cap = min(
+            size, min((cons.constraints[c].value for c in groups[g].constraints), default=size)
+        )
         fillings += sum(comb(size, k) for k in range(cap + 1)).bit_length()
     bits = fillings + max(1, n_cells).bit_length() + 2
     bits = (bits + 7) // 8 * 8
-    words = bits * (most_mines + 1) // 64 + 1
+    stride = most_mines + 1
+    length = stride * (marks + 1)
+    words = bits * length // 64 + 1
     work = 0
 
     last: dict[int, int] = {}
@@ -180,6 +201,7 @@ def _count_component(cons: Constraints, comp: Component) -> _ComponentCount:
             last[c] = i
 
     steps = []  # per group: (size, indices into the extended state, keep indices)
+    units: list[int] = []  # per group: the shift of one of its mines in the packed polynomial
     active: list[int] = []
     for i, g in enumerate(order):
         new = [c for c in groups[g].constraints if c not in active]
@@ -187,9 +209,11 @@ def _count_component(cons: Constraints, comp: Component) -> _ComponentCount:
         where = [extended.index(c) for c in groups[g].constraints]
         keep = [k for k, c in enumerate(extended) if last[c] != i]
         closing = [k for k, c in enumerate(extended) if last[c] == i]
+        unit = bits * (1 + stride) if g in marked else bits
         steps.append(
             (groups[g].size, tuple(cons.constraints[c].value for c in new), where, keep, closing)
         )
+        units.append(unit)
         active = [extended[k] for k in keep]
 
     # Forward pass: forward[i] maps frontier state -> packed polynomial over prefix mines;
@@ -197,13 +221,13 @@ def _count_component(cons: Constraints, comp: Component) -> _ComponentCount:
     forward: list[dict[tuple[int, ...], int]] = [{(): 1}]
     moved: list[dict[tuple[int, ...], int]] = [{}]
     transitions: list[list[tuple[tuple[int, ...], int, tuple[int, ...]]]] = []
-    for size, new_values, where, keep, closing in steps:
+    for (size, new_values, where, keep, closing), unit in zip(steps, units, strict=True):
         nxt: dict[tuple[int, ...], int] = {}
         nxt_moved: dict[tuple[int, ...], int] = {}
         trans = []
         for state, poly in forward[-1].items():
             ext = list(state) + list(new_values)
-            top = min(size, min(ext[k] for k in where))
+            top = min(size, min((ext[k] for k in where), default=size))
             for k in range(top + 1):
                 cand = ext.copy()
                 for w in where:
@@ -211,7 +235,7 @@ def _count_component(cons: Constraints, comp: Component) -> _ComponentCount:
                 if any(cand[c] for c in closing):
                     continue
                 key = tuple(cand[c] for c in keep)
-                term = comb(size, k) * (poly << (k * bits))
+                term = comb(size, k) * (poly << (k * unit))
                 nxt[key] = nxt.get(key, 0) + term
                 if k:
                     nxt_moved[key] = nxt_moved.get(key, 0) + k * term
@@ -229,17 +253,16 @@ def _count_component(cons: Constraints, comp: Component) -> _ComponentCount:
     backward: list[dict[tuple[int, ...], int]] = [{} for _ in range(n + 1)]
     backward[n] = {(): 1} if () in forward[n] else {}
     for i in range(n - 1, -1, -1):
-        size = steps[i][0]
+        size, unit = steps[i][0], units[i]
         after = backward[i + 1]
         here: dict[tuple[int, ...], int] = {}
         for state, k, key in transitions[i]:
             tail = after.get(key)
             if tail:
-                here[state] = here.get(state, 0) + comb(size, k) * (tail << (k * bits))
+                here[state] = here.get(state, 0) + comb(size, k) * (tail << (k * unit))
         backward[i] = here
 
     total_packed = backward[0].get((), 0)
-    length = most_mines + 1
     total = _unpack(total_packed, bits, length)
     weighted: dict[int, list[int]] = {}
     for i, g in enumerate(order):
@@ -250,7 +273,7 @@ def _count_component(cons: Constraints, comp: Component) -> _ComponentCount:
             if tail:
                 acc += poly * tail
         weighted[g] = _unpack(acc, bits, length)
-    return _ComponentCount(comp, total, weighted)
+    return ComponentCount(comp, total, weighted, stride=stride)
 
 
 def _unpack(packed: int, bits: int, length: int) -> list[int]:
@@ -260,7 +283,7 @@ def _unpack(packed: int, bits: int, length: int) -> list[int]:
     return [int.from_bytes(raw[m * nbytes : (m + 1) * nbytes], "little") for m in range(length)]
 
 
-def _approximate_component(cons: Constraints, comp: Component) -> _ComponentCount:
+def _approximate_component(cons: Constraints, comp: Component) -> ComponentCount:
     """Per-group probabilities by iterative proportional fitting of the numbers.
 
     Used only when exact counting would cost more than MAX_WORK. The mine count of the component
@@ -284,13 +307,22 @@ def _approximate_component(cons: Constraints, comp: Component) -> _ComponentCoun
     mines = round(sum(p[g] * groups[g].size for g in comp.groups))
     total = [0] * (mines + 1)
     total[mines] = 1
-    return _ComponentCount(comp, total, {}, exact=False, approx=p)
+    return ComponentCount(comp, total, {}, exact=False, approx=p)
 
 
 # -- combining components ------------------------------------------------------------------------
 
 
-def _poly_mul(a: list[int], b: list[int]) -> list[int]:
+def poly_mul(a: list[int], b: list[int]) -> list[int]:
+    """The product of two polynomials given by their coefficients.
+
+    >>> poly_mul([1, 1], [1, 2])
+    [1, 3, 2]
+    """
+    if a == [1]:
+        return b
+    if b == [1]:
+        return a
     out = [0] * (len(a) + len(b) - 1)
     for i, x in enumerate(a):
         if x:
@@ -300,17 +332,19 @@ def _poly_mul(a: list[int], b: list[int]) -> list[int]:
     return out
 
 
-def _trim(poly: list[int]) -> list[int]:
+def trim(poly: list[int]) -> list[int]:
+    """The polynomial without its zero coefficients at the top (at least one is kept)."""
     end = len(poly)
     while end > 1 and poly[end - 1] == 0:
         end -= 1
     return poly[:end]
 
 
-def _combine(cons: Constraints, mines: int, counts: list[_ComponentCount]) -> Analysis:
+def combine(cons: Constraints, mines: int, counts: list[ComponentCount]) -> Analysis:
+    """The analysis from the counts of every component of ``cons`` and the outside cells."""
     left = cons.mines_left
     n_out = len(cons.outside)
-    totals = [_trim(c.total) for c in counts]
+    totals = [trim(c.total) for c in counts]
     if any(t == [0] for t in totals):
         bad = next(c for c, t in zip(counts, totals, strict=True) if t == [0])
         cells = tuple(sorted(cons.constraints[i].cell for i in bad.component.constraints))
@@ -321,10 +355,10 @@ def _combine(cons: Constraints, mines: int, counts: list[_ComponentCount]) -> An
     # prefix[i] / suffix[i]: product of the totals before / from component i.
     prefix = [[1]]
     for t in totals:
-        prefix.append(_poly_mul(prefix[-1], t))
+        prefix.append(poly_mul(prefix[-1], t))
     suffix = [[1]] * (len(totals) + 1)
     for i in range(len(totals) - 1, -1, -1):
-        suffix[i] = _poly_mul(totals[i], suffix[i + 1])
+        suffix[i] = poly_mul(totals[i], suffix[i + 1])
     everything = prefix[-1]
 
     def outside_ways(m: int) -> int:
@@ -356,7 +390,7 @@ def _combine(cons: Constraints, mines: int, counts: list[_ComponentCount]) -> An
             certain.extend(cells)
 
     for i, count in enumerate(counts):
-        others = _poly_mul(prefix[i], suffix[i + 1])
+        others = poly_mul(prefix[i], suffix[i + 1])
         # weight[m]: layouts of everything else, given this component holds m mines.
         weight = [
             sum(o * outside_ways(m + j) for j, o in enumerate(others) if o)

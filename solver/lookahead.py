@@ -1,0 +1,299 @@
+"""Counting the position after one more number without recounting the whole board.
+
+The look-ahead of a guess asks, for a candidate cell ``j`` and every number it may show, how many
+mine layouts give that number and how safe the position after it is. Revealing ``j`` touches only
+the components that hold ``j`` or one of its covered neighbours: the new number links them into
+one sub-problem; every other component keeps its counts from the position before, and the cells
+touching no number lose only ``j``'s neighbours. The sub-problem is made from the position's own
+constraints (groups split by whether they touch ``j``), never rebuilt from the board's text, and
+counted once for every number ``j`` may show: the mines next to ``j`` are a second variable of
+the count (:func:`solver.probability.count_component`'s ``marked``), and each number is a slice
+of it. Everything is counted in integers, so a trial is exactly what
+:func:`solver.probability.mine_probabilities` gives for the board with the number written in.
+
+>>> from solver.board import Board
+>>> from solver.constraints import board_constraints
+>>> from solver.probability import count_components
+>>> cells = list("1..." "....")  # a 1 in a 4x2 corner, 2 mines
+>>> cons = board_constraints(Board.from_cells(cells, 4, 2), 2)
+>>> ahead = Lookahead(cells, 4, 2, cons, count_components(cons))
+>>> trial = ahead.reveal(1, 1)  # the cell right of the 1 shows a 1: (2, 0) and (2, 1) are safe
+>>> trial.solutions, trial.lowest, trial.has_safe
+(4, Fraction(0, 1), True)
+>>> from solver.probability import mine_probabilities
+>>> mine_probabilities(Board("11..\\n...."), 2).solutions
+4
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from fractions import Fraction
+from math import comb
+
+from solver.board import MINE_CHARS, Position, neighbour_table
+from solver.constraints import Component, Constraint, Constraints, Group
+from solver.probability import ComponentCount, count_component, poly_mul, trim
+
+
+class NotExact(Exception):
+    """The sub-problem is too large to count exactly: analyse the board from scratch instead."""
+
+
+@dataclass(frozen=True)
+class Trial:
+    """The position after a reveal.
+
+    ``solutions`` counts its mine layouts (0: the number cannot show). ``has_safe``: some covered
+    cell is safe in every layout. ``lowest`` is the lowest mine probability among the covered
+    cells other than those settled as mines before the reveal (None when none is left).
+    ``probabilities`` (only when asked for) maps every covered cell to its exact probability.
+    """
+
+    solutions: int
+    has_safe: bool = False
+    lowest: Fraction | None = None
+    probabilities: dict[int, Fraction] | None = None
+
+
+@dataclass(frozen=True)
+class _Part:
+    """One factor of the count: a polynomial over its mines, and its groups' mine sums."""
+
+    total: list[int]
+    groups: list[tuple[list[int], tuple[Position, ...], bool]]  # (weighted, cells, in lowest)
+
+
+@dataclass(frozen=True)
+class _Prepared:
+    """What every number of one cell shares: its sub-problem counted once for all numbers."""
+
+    impossible: bool  # a number around the cell has no covered cell left but still owes mines
+    known: int  # mines around the cell already known (flags, shown, settled by single numbers)
+    room: int  # covered, unsettled neighbours: the new number's cells
+    #: The sub-problem's count, the mines among the new number's cells as a second variable
+    #: (None when no covered cell is left in it), and its groups' cells and lowest-flags.
+    count: ComponentCount | None
+    groups: tuple[tuple[tuple[Position, ...], bool], ...]
+    rest: list[_Part]  # the components left as they are
+    outside: tuple[int, ...]  # cells touching no number after the reveal
+
+
+class Lookahead:
+    """A position's constraints and component counts, shared by every trial reveal.
+
+    ``cells`` is the board (flat, ``y * width + x``), ``cons`` its constraints and ``counts``
+    its components' counts (:func:`solver.probability.count_components`). ``settled`` are cells
+    known to be mines that the caller leaves out of :attr:`Trial.lowest`.
+    """
+
+    def __init__(
+        self,
+        cells: Sequence[str],
+        width: int,
+        height: int,
+        cons: Constraints,
+        counts: Sequence[ComponentCount],
+        settled: Iterable[int] = (),
+    ) -> None:
+        if not all(c.exact for c in counts):
+            raise NotExact("the position itself is approximated")
+        self.width = width
+        self._cons = cons
+        self._counts = list(counts)
+        self._nbrs = neighbour_table(width, height)
+        self._settled = frozenset(settled)
+
+        def flat(cells: Iterable[tuple[int, int]]) -> list[int]:
+            return [y * width + x for x, y in cells]
+
+        self._group_cells = [flat(g.cells) for g in cons.groups]
+        self._group_of = {j: g for g, members in enumerate(self._group_cells) for j in members}
+        self._component_of = [0] * len(cons.groups)
+        for i, comp in enumerate(cons.components):
+            for g in comp.groups:
+                self._component_of[g] = i
+        self._outside = flat(cons.outside)
+        self._outside_set = frozenset(self._outside)
+        self._known_mines = frozenset(
+            [j for j, ch in enumerate(cells) if ch in MINE_CHARS] + flat(cons.forced_mines)
+        )
+        self._forced_safe = flat(cons.forced_safe)
+        self._totals = [trim(c.total) for c in self._counts]
+        self._prepared: dict[int, _Prepared] = {}
+
+    def reveal(self, j: int, number: int, probabilities: bool = False) -> Trial:
+        """The position after covered cell ``j`` shows ``number``.
+
+        Raises :class:`NotExact` if its sub-problem is over the exact engine's work budget.
+        """
+        if j in self._known_mines:
+            return Trial(0)
+        prep = self._prepared.get(j)
+        if prep is None:
+            prep = self._prepared[j] = self._prepare(j)
+        value = number - prep.known
+        if prep.impossible or value < 0 or value > prep.room:
+            return Trial(0)
+        parts = list(prep.rest)
+        count = prep.count
+        if count is not None:
+            start, end = value * count.stride, (value + 1) * count.stride
+            parts.insert(
+                0,
+                _Part(
+                    trim(count.total[start:end]),
+                    [
+                        (count.weighted[g][start:end], cells, counted)
+                        for g, (cells, counted) in enumerate(prep.groups)
+                    ],
+                ),
+            )
+        return self._combine(j, parts, prep, probabilities)
+
+    def _prepare(self, j: int) -> _Prepared:
+        cons = self._cons
+        around = [k for k in self._nbrs[j] if k in self._group_of or k in self._outside_set]
+        near = set(around)
+        known = sum(k in self._known_mines for k in self._nbrs[j])
+        touched = sorted(
+            {self._component_of[self._group_of[k]] for k in [j, *around] if k in self._group_of}
+        )
+        # The sub-problem: the touched components' numbers (renumbered), their groups split by
+        # whether they are next to j (marked: their mines are what j's number counts), and the
+        # cells next to j touching no number.
+        local: dict[int, int] = {}
+        constraints: list[Constraint] = []
+        for i in touched:
+            for c in cons.components[i].constraints:
+                local[c] = len(constraints)
+                constraints.append(cons.constraints[c])
+        width = self.width
+        groups: list[Group] = []
+        counted: list[bool] = []
+        marked: set[int] = set()
+
+        def add(members: list[int], key: tuple[int, ...], is_near: bool) -> None:
+            if members:
+                if is_near:
+                    marked.add(len(groups))
+                groups.append(Group(tuple((k % width, k // width) for k in members), key))
+                counted.append(members[0] not in self._settled)
+
+        for i in touched:
+            for g in cons.components[i].groups:
+                key = tuple(local[c] for c in cons.groups[g].constraints)
+                members = [k for k in self._group_cells[g] if k != j]
+                add([k for k in members if k not in near], key, False)
+                add([k for k in members if k in near], key, True)
+        add([k for k in self._outside if k in near], (), True)
+        alive = {c for group in groups for c in group.constraints}
+        count = None
+        if groups:
+            sub = Constraints(
+                width=cons.width,
+                height=cons.height,
+                constraints=tuple(constraints),
+                groups=tuple(groups),
+                components=(),
+                outside=(),
+                covered=(),
+                mines_left=cons.mines_left,
+            )
+            comp = Component(tuple(range(len(groups))), tuple(sorted(alive)))
+            count = count_component(sub, comp, frozenset(marked))
+            if not count.exact:
+                raise NotExact(f"the sub-problem around cell {j} is over the work budget")
+        rest = [
+            _Part(
+                self._totals[i],
+                [
+                    (
+                        self._counts[i].weighted[g],
+                        cons.groups[g].cells,
+                        self._group_cells[g][0] not in self._settled,
+                    )
+                    for g in cons.components[i].groups
+                ],
+            )
+            for i in range(len(cons.components))
+            if i not in touched
+        ]
+        return _Prepared(
+            # j was the only covered cell of a number: it cannot show if the number owes a mine.
+            impossible=any(k.value for c, k in enumerate(constraints) if c not in alive),
+            known=known,
+            room=len(around),
+            count=count,
+            groups=tuple((g.cells, c) for g, c in zip(groups, counted, strict=True)),
+            rest=rest,
+            outside=tuple(k for k in self._outside if k != j and k not in near),
+        )
+
+    def _combine(self, j: int, parts: list[_Part], prep: _Prepared, want_all: bool) -> Trial:
+        """Exact layout count and probabilities from the parts and the outside cells."""
+        totals = [p.total for p in parts]
+        if any(t == [0] for t in totals):
+            return Trial(0)
+        left = self._cons.mines_left
+        n_out = len(prep.outside)
+        # prefix[i] / suffix[i]: product of the totals before / from part i.
+        prefix = [[1]]
+        for t in totals:
+            prefix.append(poly_mul(prefix[-1], t))
+        everything = prefix[-1]
+        ways = [
+            comb(n_out, left - m) if 0 <= left - m <= n_out else 0 for m in range(len(everything))
+        ]
+        solutions = sum(e * w for e, w in zip(everything, ways, strict=True) if e)
+        if solutions == 0:
+            return Trial(0)
+        suffix = [[1]] * (len(totals) + 1)
+        for i in range(len(totals) - 1, -1, -1):
+            suffix[i] = poly_mul(totals[i], suffix[i + 1])
+        has_safe = any(k != j for k in self._forced_safe)
+        best_mass, best_size = -1, 1
+        exact: dict[int, Fraction] | None = {} if want_all else None
+        for i, part in enumerate(parts):
+            others = poly_mul(prefix[i], suffix[i + 1])
+            weight = [
+                sum(o * ways[m + k] for k, o in enumerate(others) if o)
+                for m in range(len(part.total))
+            ]
+            for weighted, cells, counts in part.groups:
+                mass = sum(e * w for e, w in zip(weighted, weight, strict=False) if e)
+                if mass == 0:
+                    has_safe = True
+                size = len(cells)
+                if counts and (best_mass < 0 or mass * best_size < best_mass * size):
+                    best_mass, best_size = mass, size
+                if exact is not None:
+                    p = Fraction(mass, solutions * size)
+                    exact.update(((y * self.width + x), p) for x, y in cells)
+        if n_out:
+            mass = sum(
+                e * w * (left - m)
+                for m, (e, w) in enumerate(zip(everything, ways, strict=True))
+                if e
+            )
+            if mass == 0:
+                has_safe = True
+            if prep.outside[0] not in self._settled and (
+                best_mass < 0 or mass * best_size < best_mass * n_out
+            ):
+                best_mass, best_size = mass, n_out
+            if exact is not None:
+                p = Fraction(mass, solutions * n_out)
+                exact.update((k, p) for k in prep.outside)
+        # Cells the single numbers settled keep their probability: 0 or 1.
+        forced = [y * self.width + x for x, y in self._cons.forced_mines]
+        if exact is not None:
+            exact.update((k, Fraction(1)) for k in forced)
+            exact.update((k, Fraction(0)) for k in self._forced_safe if k != j)
+        if any(k != j for k in self._forced_safe):
+            best_mass, best_size = 0, 1
+        elif best_mass < 0 and any(k not in self._settled for k in forced):
+            best_mass, best_size = solutions, 1
+        lowest = Fraction(best_mass, solutions * best_size) if best_mass >= 0 else None
+        return Trial(solutions, has_safe, lowest, exact)

@@ -1,0 +1,155 @@
+"""The look-ahead's incremental count against analysing the revealed board from scratch.
+
+Every trial reveal must give exactly (as fractions) what the engine gives for the board with the
+number written in, and the engine itself is checked against brute force in test_probability.
+"""
+
+from __future__ import annotations
+
+import random
+
+from hypothesis import HealthCheck, given, settings
+
+from solver.board import Board, neighbour_table
+from solver.constraints import board_constraints
+from solver.errors import ContradictionError
+from solver.frontier import survey
+from solver.game import Game
+from solver.lookahead import Lookahead, NotExact
+from solver.policy import TIE, best_guess, lookahead_candidates, next_move_safety
+from solver.probability import count_components, mine_probabilities
+from tests.bruteforce import enumerate_probabilities
+from tests.test_probability import consistent_positions
+
+
+def from_scratch(cells: list[str], width: int, height: int, mines: int):
+    """(solutions, probabilities by flat index) of a board analysed anew; (0, {}) if impossible."""
+    try:
+        analysis = mine_probabilities(Board.from_cells(cells, width, height), mines)
+    except ContradictionError:
+        return 0, {}
+    return analysis.solutions, {y * width + x: p for (x, y), p in analysis.probabilities.items()}
+
+
+def assert_reveals_match(cells: list[str], width: int, height: int, mines: int, only=None):
+    """Every covered cell (or those in ``only``) and every number it may show."""
+    cons = board_constraints(Board.from_cells(cells, width, height), mines)
+    ahead = Lookahead(cells, width, height, cons, count_components(cons))
+    nbrs = neighbour_table(width, height)
+    checked = 0
+    for j, ch in enumerate(cells):
+        if ch not in ".?" or (only is not None and j not in only):
+            continue
+        for number in range(len(nbrs[j]) + 1):
+            trial = ahead.reveal(j, number, probabilities=True)
+            revealed = list(cells)
+            revealed[j] = str(number)
+            solutions, expected = from_scratch(revealed, width, height, mines)
+            assert trial.solutions == solutions, (j, number)
+            if solutions:
+                assert trial.probabilities == expected, (j, number)
+                assert trial.has_safe == any(p == 0 for p in expected.values())
+                assert trial.lowest == min(expected.values(), default=None)
+                checked += 1
+    return checked
+
+
+@settings(max_examples=400, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(consistent_positions())
+def test_reveals_match_a_fresh_analysis_on_small_boards(position):
+    board, mines = position
+    if enumerate_probabilities(board, mines)[0] == 0:
+        return  # question marks may hide the only layout; nothing to reveal from
+    assert_reveals_match(board.flat(), board.width, board.height, mines)
+
+
+def expert_positions(count: int, seed: int):
+    """Positions of simulated expert games where a guess is due (no safe cell)."""
+    found = 0
+    game_seed = seed
+    while found < count:
+        game = Game(30, 16, 99, seed=game_seed)
+        game_seed += 1
+        game.open(0, 0)
+        while game.state == "playing" and found < count:
+            analysis = mine_probabilities(game.board, 99)
+            if analysis.safe:
+                for x, y in analysis.safe:
+                    game.open(x, y)
+                continue
+            found += 1
+            yield list(game.cells)
+            x, y = min(analysis.covered, key=lambda c: analysis.probability(*c))
+            game.open(x, y)
+
+
+def test_reveals_match_a_fresh_analysis_on_expert_positions():
+    rng = random.Random(3)
+    checked = 0
+    for cells in expert_positions(12, seed=40):
+        covered = [j for j, ch in enumerate(cells) if ch == "."]
+        checked += assert_reveals_match(cells, 30, 16, 99, only=set(rng.sample(covered, 8)))
+    assert checked > 100
+
+
+def test_settled_mines_are_left_out_of_the_lowest_probability():
+    # The 1 in the corner settles (1, 0) as a mine only with the 2 beside it; the lowest
+    # probability after a reveal leaves out what the caller says is settled.
+    cells = list("1...2.......")
+    cons = board_constraints(Board.from_cells(cells, 4, 3), 3)
+    plain = Lookahead(cells, 4, 3, cons, count_components(cons))
+    everything = plain.reveal(10, 1, probabilities=True)
+    assert everything.lowest == min(everything.probabilities.values())
+    settled = {k for k, p in everything.probabilities.items() if p == 1} or {1}
+    without = Lookahead(cells, 4, 3, cons, count_components(cons), settled=settled)
+    trial = without.reveal(10, 1, probabilities=True)
+    assert trial.lowest == min(p for k, p in trial.probabilities.items() if k not in settled), (
+        "settled cells must not count"
+    )
+
+
+def test_a_revealed_mine_or_an_impossible_number_has_no_layout():
+    cells = list("1...")
+    cons = board_constraints(Board.from_cells(cells, 2, 2), 1)
+    ahead = Lookahead(cells, 2, 2, cons, count_components(cons))
+    assert ahead.reveal(1, 4).solutions == 0  # three covered neighbours at most... and a 4
+    assert ahead.reveal(1, 0).solutions == 0  # the 1's mine must then be next to (1, 0)
+    assert ahead.reveal(1, 1).solutions == 2
+
+
+def test_an_approximated_position_is_refused(monkeypatch):
+    import solver.probability as probability
+
+    cells = list("1.......")
+    cons = board_constraints(Board.from_cells(cells, 4, 2), 2)
+    monkeypatch.setattr(probability, "MAX_WORK", 0)
+    counts = count_components(cons)
+    assert not counts[0].exact
+    try:
+        Lookahead(cells, 4, 2, cons, counts)
+    except NotExact:
+        return
+    raise AssertionError("an approximate count must not be reused")
+
+
+def test_best_guess_is_the_same_with_and_without_reuse():
+    for cells in expert_positions(15, seed=90):
+        outlook, counted = survey(cells, 30, 16, 99)
+        reused = best_guess(cells, 30, 16, 99, outlook, random.Random(5), counted)
+        fresh = best_guess(cells, 30, 16, 99, outlook, random.Random(5))
+        assert reused == fresh
+
+
+def test_cutting_candidates_never_changes_the_choice():
+    # Every candidate counted, in list order: the choice best_guess made before it cut any.
+    for cells in expert_positions(20, seed=130):
+        outlook, counted = survey(cells, 30, 16, 99)
+        chosen = best_guess(cells, 30, 16, 99, outlook, random.Random(5), counted)
+        candidates = lookahead_candidates(cells, 30, 16, outlook, random.Random(5))
+        best, best_score = candidates[0], -1.0
+        for j in candidates:
+            safety = next_move_safety(cells, 30, 16, 99, j, outlook)
+            score = (1.0 - outlook.probability[j]) * safety
+            if score > best_score + TIE:
+                best, best_score = j, score
+        assert chosen == best
