@@ -109,7 +109,7 @@ def test_the_case_table_is_the_issue_s():
     }
     photometric = {"brightness+20", "brightness-20", "contrast-0.85", "contrast-1.15"}
     photometric |= {"gamma-0.8", "gamma-1.25", "night-light", "jpeg-85", "jpeg-95"}
-    desktops = {"desktop-flat", "desktop-gradient", "desktop-busy"}
+    desktops = {"desktop-flat", "desktop-gradient", "desktop-busy", "desktop-board-colour"}
     assert mild == {"clean"} | scalings | photometric | desktops
     refuse = {c.name for c in rb.CASES if c.need == rb.REFUSE}
     assert refuse == {n for n in names if n.startswith(("cut-", "window-", "translucent-"))}
@@ -203,7 +203,7 @@ def test_photometric_changes_keep_the_picture_and_change_its_levels(shot):
     assert 6 < noisy[(image > 30) & (image < 225)].std() < 9
 
 
-@pytest.mark.parametrize("kind", ["flat", "gradient", "busy"])
+@pytest.mark.parametrize("kind", ["flat", "gradient", "busy", "board-colour"])
 def test_a_desktop_holds_the_fixture_at_its_place(shot, kind):
     pasted = perturb.build("desktop", (kind,), shot, shot, seed=5)
     h, w = shot.image.shape[:2]
@@ -282,20 +282,31 @@ def test_a_sample_spreads_over_the_games():
     assert rb.partner_of(picked[0], everyone).name.split("/")[0] != picked[0].name.split("/")[0]
 
 
-def test_the_command_prints_a_table_and_json(capsys):
-    args = ["--fixtures", "winmine/beginner-mid", "--cases", "clean,cut-left", "--workers", "1"]
-    assert rb.main(args) == 1  # cut-left misreads today (see MISREAD_TODAY)
-    out = capsys.readouterr().out
-    assert "clean" in out and "misreads: 1" in out
-    assert rb.main([*args[:2], "--cases", "clean", "--json"]) == 0
+def test_the_command_prints_a_table_and_json_and_exits_1_on_a_misread(capsys):
+    args = ["--fixtures", "winmine/beginner-mid", "--cases", "clean,cut-*", "--workers", "1"]
+    status = rb.main([*args, "--json"])
     report = json.loads(capsys.readouterr().out)
-    assert report["cases"][0]["exact"] == 1 and report["misreads"] == 0
+    assert [row["case"] for row in report["cases"]][:2] == ["clean", "cut-left"]
+    assert len(report["outcomes"]) == 9 and report["cases"][0]["exact"] == 1
+    misreads = sum(row["misread"] for row in report["cases"])
+    assert report["misreads"] == misreads and status == (1 if misreads else 0)
+    assert rb.main(args) == status
+    table = capsys.readouterr().out
+    assert f"misreads: {misreads}" in table and "cut-bottom-line" in table
+    assert rb.main([*args[:2], "--cases", "clean"]) == 0
 
 
 def test_bad_arguments_give_one_line_and_status_2(capsys):
     assert rb.main(["--cases", "nosuch*"]) == 2
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and "--cases 'nosuch*' matches no case" in err
+    with pytest.raises(SystemExit) as exited:
+        rb.main(["--sample", "many"])
+    err = capsys.readouterr().err
+    assert (
+        exited.value.code == 2
+        and err == "robustness: argument --sample: invalid int value: 'many'\n"
+    )
 
 
 def test_workers_give_the_same_outcomes_as_one_process():
