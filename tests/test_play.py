@@ -18,15 +18,10 @@ import pytest
 
 from bot.errors import MouseError, PlayError, WindowError
 from bot.live.capture import Frame, Region
+from bot.live.looking import Reader, Timing
 from bot.live.mouse import Mouse, MouseMapping
-from bot.live.play import (
-    ClickLedger,
-    Player,
-    Reader,
-    Timing,
-    inconsistent_cells,
-    plan_clicks,
-)
+from bot.live.planning import ClickLedger, inconsistent_cells, plan_clicks
+from bot.live.play import Player
 from bot.reading.grid import Grid
 from solver.board import Board
 from solver.errors import MinebotError
@@ -183,6 +178,7 @@ def min_risk_plan(board, mines):
 
 def make_player(world, reader=None, **kwargs):
     pointer = kwargs.pop("pointer", None) or Pointer(world)
+    kwargs.setdefault("restart", world.restart)
     mouse = Mouse(pointer)
     player = Player(
         world,
@@ -190,7 +186,6 @@ def make_player(world, reader=None, **kwargs):
         mouse,
         MouseMapping(1.0, 1.0),
         reader=reader or Reader(fake_locate, lambda im, loc: fake_read(im, loc, world.size[2])),
-        restart=world.restart,
         timing=FAST,
         out=lambda line: None,
         plan=min_risk_plan,
@@ -518,8 +513,8 @@ def test_restart_by_key_and_by_click_relative_to_the_board():
 
     for spec in ({"key": "n"}, {"click": {"x_fraction": 0.5, "y_offset": -2}}):
         world = World(8, 8, 1, seed=5)
-        player, pointer = make_player(world)
-        player.restart = restart_from_skin
+        located = Located(SkinStub("stub", {"restart": spec}), fake_locate(world.render()).grid)
+        player, pointer = make_player(world, restart=restart_from_skin, located=located)
         events = []
         original_up = pointer.mouseUp
 
@@ -537,8 +532,6 @@ def test_restart_by_key_and_by_click_relative_to_the_board():
                 original_up(button)
 
         pointer.press, pointer.mouseUp = press, up
-        player.located = fake_locate(world.render())
-        player.located = Located(SkinStub("stub", {"restart": spec}), player.located.grid)
         summary = player.run(2)
         assert summary.wins == 2 and world.restarts == 1
         if "key" in spec:
@@ -551,9 +544,8 @@ def test_restart_without_instructions_is_a_clear_error():
     from bot.live.restart import restart_from_skin
 
     world = World(8, 8, 1, seed=5)
-    player, _ = make_player(world)
-    player.restart = restart_from_skin
-    player.located = Located(SkinStub("stub", {}), fake_locate(world.render()).grid)
+    located = Located(SkinStub("stub", {}), fake_locate(world.render()).grid)
+    player, _ = make_player(world, restart=restart_from_skin, located=located)
     with pytest.raises(PlayError, match="does not say how to restart"):
         player.run(2)
 
@@ -598,8 +590,11 @@ def test_a_known_dialog_over_the_board_is_dismissed_an_unknown_one_stops():
     for title, dismissed in (("^Congratulations", True), ("^Best Times", False)):
         stack = Stack()
         world = World(8, 8, 1, seed=5)
-        player, pointer = make_player(world, watch=WindowWatch(stack, game_window))
-        player.dialogs = ({"title": title, "key": "Escape"},)
+        player, pointer = make_player(
+            world,
+            watch=WindowWatch(stack, game_window),
+            dialogs=[{"title": title, "key": "Escape"}],
+        )
         keys = []
 
         def press(key, stack=stack, keys=keys, pointer=pointer):

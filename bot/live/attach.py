@@ -13,8 +13,9 @@ import numpy as np
 
 from bot.errors import ProgramError, WindowError
 from bot.live.capture import Frame, Region
+from bot.live.looking import STOP_ERRORS, Reader, Timing
 from bot.live.mouse import Mouse, MouseMapping
-from bot.live.play import STOP_ERRORS, Player, Reader
+from bot.live.play import Player
 from solver.errors import MinebotError
 
 
@@ -111,6 +112,11 @@ def attach(
     park = None
     if program is not None:
         player_options.setdefault("first_click", program.first_click)
+        player_options.setdefault("fallback_restart", program.restart)
+        player_options.setdefault("dialogs", program.dialogs)
+        if program.settle_quiet is not None:
+            timing = player_options.get("timing", Timing())
+            player_options["timing"] = replace(timing, quiet=program.settle_quiet)
         park = program.park_point(window) if window is not None else None
     mapping = measure_mapping(capture.monitors, mouse.size()) if mouse else MouseMapping()
     player = Player(
@@ -119,17 +125,12 @@ def attach(
         mouse,
         mapping,
         reader=reader,
+        located=located,
         skins=[located.skin],
         watch=watch,
         park=park,
         **player_options,
     )
-    player.located = located
-    if program is not None:
-        player.fallback_restart = program.restart
-        player.dialogs = program.dialogs
-        if program.settle_quiet is not None:
-            player.timing = replace(player.timing, quiet=program.settle_quiet)
     return Attached(player, located.skin, window, frame)
 
 

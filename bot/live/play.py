@@ -26,245 +26,39 @@ import time
 from collections.abc import Callable, Sequence
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
-from typing import Any, Protocol
+from typing import Any
 
 import numpy as np
 
-from bot.errors import MouseError, PlayError, ProgramError, WindowError
+from bot.errors import PlayError
 from bot.live.capture import Frame, Region
 from bot.live.gamelog import GameLog, audit_boards
+from bot.live.looking import (
+    STOP_ERRORS,
+    Reader,
+    Screen,
+    Timing,
+    Unclear,
+    board_crop,
+    grids_differ,
+)
 from bot.live.mouse import BoardMouse, Mouse, MouseMapping
+from bot.live.planning import (
+    ClickLedger,
+    PlannedClick,
+    first_click,
+    inconsistent_cells,
+    is_blank,
+    plan_clicks,
+    unopened,
+)
 from bot.live.programs import FIRST_CLICK_RULES
-from solver.board import COVERED, EXPLODED, NUMBERS, QUESTION, Board
+from bot.live.restart import restart_from_skin
+from bot.live.summary import GameResult, Summary
+from solver.board import EXPLODED, Board
 from solver.errors import MinebotError
 
 Position = tuple[int, int]
-
-#: Errors that mean "stop now", as opposed to "this frame cannot be trusted" (re-read).
-STOP_ERRORS = (MouseError, WindowError, ProgramError, PlayError)
-
-
-class _Unclear(Exception):
-    """A reading that cannot be trusted yet (look again before acting)."""
-
-
-class Screen(Protocol):
-    def grab(self, region: Region | None = None) -> Frame: ...
-
-
-@dataclass(frozen=True)
-class Timing:
-    """How the loop waits. ``quiet``: seconds the board must stay unchanged to count as settled;
-    ``change_timeout``: seconds a click gets to show on screen; ``poll``: pause between grabs."""
-
-    quiet: float = 0.03
-    change_timeout: float = 1.5
-    poll: float = 0.004
-    reread_tries: int = 4
-    settle_timeout: float = 5.0
-
-
-@dataclass(frozen=True)
-class PlannedClick:
-    """One cell to open, with the solver's mine probability for it (0.0: proven safe)."""
-
-    x: int
-    y: int
-    p_mine: float
-
-
-@dataclass(frozen=True)
-class GameResult:
-    number: int
-    outcome: str  # 'won' | 'lost'
-    seconds: float
-    clicks: int
-    guesses: int
-    rejected_frames: int
-    misreads: int
-    misclicks: int
-    lost_on: Position | None = None
-    lost_p_mine: float | None = None
-    #: Why frames were read again (first few), for the log.
-    rejected_because: tuple[str, ...] = ()
-
-
-@dataclass
-class Summary:
-    results: list[GameResult] = field(default_factory=list)
-
-    @property
-    def games(self) -> int:
-        return len(self.results)
-
-    @property
-    def wins(self) -> int:
-        return sum(r.outcome == "won" for r in self.results)
-
-    @property
-    def losses(self) -> int:
-        return sum(r.outcome == "lost" for r in self.results)
-
-    def as_dict(self) -> dict[str, Any]:
-        games = self.games
-        return {
-            "games": games,
-            "wins": self.wins,
-            "losses": self.losses,
-            "win_rate": round(self.wins / games, 4) if games else None,
-            "misreads": sum(r.misreads for r in self.results),
-            "misclicks": sum(r.misclicks for r in self.results),
-            "rejected_frames": sum(r.rejected_frames for r in self.results),
-            "seconds_per_game": (
-                round(sum(r.seconds for r in self.results) / games, 3) if games else None
-            ),
-            "results": [asdict(r) for r in self.results],
-        }
-
-    def line(self) -> str:
-        d = self.as_dict()
-        if not self.games:
-            return "no games played"
-        return (
-            f"{d['games']} games, {d['wins']} wins ({100 * d['win_rate']:.1f}%), "
-            f"{d['losses']} losses, {d['misreads']} misreads, {d['misclicks']} misclicks, "
-            f"{d['seconds_per_game']:.2f} s per game"
-        )
-
-
-class ClickLedger:
-    """Remembers the cells clicked since the screen last changed; a second click is refused.
-
-    >>> ledger = ClickLedger()
-    >>> ledger.record(3, 4)
-    >>> try:
-    ...     ledger.record(3, 4)
-    ... except PlayError as exc:
-    ...     print(exc)
-    cell (3, 4) was already clicked and the screen has not changed since: stopping
-    >>> ledger.screen_changed(); ledger.record(3, 4)
-    """
-
-    def __init__(self) -> None:
-        self._clicked: set[Position] = set()
-
-    def check(self, x: int, y: int) -> None:
-        if (x, y) in self._clicked:
-            raise PlayError(
-                f"cell ({x}, {y}) was already clicked and the screen has not changed since: "
-                "stopping"
-            )
-
-    def record(self, x: int, y: int) -> None:
-        self.check(x, y)
-        self._clicked.add((x, y))
-
-    def screen_changed(self) -> None:
-        self._clicked.clear()
-
-
-def plan_clicks(board: Board, mines: int, choose_move: Callable[..., Any] | None = None,
-                probabilities: Callable[..., Any] | None = None) -> list[PlannedClick]:  # fmt: skip
-    """The cells to open next: all proven-safe cells, else the policy's single best guess.
-
-    Raises :class:`solver.errors.ContradictionError` when the board has no solution.
-
-    >>> plan_clicks(Board("01.\\n01.\\n01."), mines=1)
-    [PlannedClick(x=2, y=0, p_mine=0.0), PlannedClick(x=2, y=2, p_mine=0.0)]
-    """
-    if probabilities is None:
-        from solver.probability import mine_probabilities as probabilities
-    analysis = probabilities(board, mines)
-    if analysis.safe:
-        return [PlannedClick(x, y, 0.0) for x, y in sorted(analysis.safe, key=lambda p: p[::-1])]
-    if choose_move is None:
-        from solver.moves import choose_move
-    move = choose_move(board, mines)
-    if move.action != "open":
-        # Flags are never needed to win; a policy that wants one gets the least risky cell.
-        x, y = min(analysis.covered, key=lambda p: (analysis.probability(*p), p[::-1]))
-        return [PlannedClick(x, y, float(analysis.probability(x, y)))]
-    p = analysis.probability(move.x, move.y)
-    return [PlannedClick(move.x, move.y, float(p if p is not None else move.p_mine))]
-
-
-#: Where the first click goes under ``opening`` rules, from the top-left corner: far enough
-#: from the edges that the guaranteed area touches the most unknown cells (it wins more than a
-#: corner: ``minebot bench --rules opening --first-click 3,3`` against ``--first-click corner``).
-OPENING_FIRST_CLICK = (3, 3)
-
-
-def first_click(rules: str | None, width: int, height: int, mines: int) -> PlannedClick:
-    """The cell to open on a blank board, the one that wins most under the game's first-click
-    ``rules`` (:data:`FIRST_CLICK_RULES`; None: unknown), with its mine probability.
-
-    Under ``opening`` rules :data:`OPENING_FIRST_CLICK`, moved towards the middle on boards too
-    small for it; otherwise a corner, the cell most likely to be a zero (fewest neighbours).
-
-    >>> first_click("opening", 30, 16, 99), first_click("opening", 5, 4, 3)
-    (PlannedClick(x=3, y=3, p_mine=0.0), PlannedClick(x=2, y=1, p_mine=0.0))
-    >>> first_click("classic", 30, 16, 99), first_click(None, 8, 8, 16)
-    (PlannedClick(x=0, y=0, p_mine=0.0), PlannedClick(x=0, y=0, p_mine=0.25))
-    """
-    if rules == "opening":
-        x, y = OPENING_FIRST_CLICK
-        return PlannedClick(min(x, (width - 1) // 2), min(y, (height - 1) // 2), 0.0)
-    p_mine = 0.0 if rules == "classic" else mines / (width * height)
-    return PlannedClick(0, 0, p_mine)
-
-
-def is_blank(board: Board) -> bool:
-    """True when no cell of ``board`` is open, flagged or marked (a game not started yet).
-
-    >>> is_blank(Board("..\\n..")), is_blank(Board(".F\\n.."))
-    (True, False)
-    """
-    return all(ch == COVERED for _, ch in board.items())
-
-
-def inconsistent_cells(before: Board, after: Board) -> list[Position]:
-    """Revealed numbers of ``before`` that show something else in ``after`` (a misread: a
-    revealed cell never changes while a game runs).
-
-    >>> inconsistent_cells(Board("1.\\n.."), Board("12\\n.."))
-    []
-    >>> inconsistent_cells(Board("1.\\n.."), Board("2.\\n.."))
-    [(0, 0)]
-    """
-    if (before.width, before.height) != (after.width, after.height):
-        return [(0, 0)]
-    return [
-        (x, y)
-        for y in range(before.height)
-        for x in range(before.width)
-        if before[x, y] in NUMBERS and after[x, y] != before[x, y]
-    ]
-
-
-def grids_differ(a: Any, b: Any) -> bool:
-    """True when two grids are not the same board in the same place: other dimensions, or an
-    edge more than a quarter cell away (finding a board twice may differ by a pixel).
-
-    >>> from types import SimpleNamespace as G
-    >>> g = G(cols=30, rows=16, pitch_x=33.0, pitch_y=33.0, bounds=(25, 114, 1001, 631))
-    >>> grids_differ(g, G(cols=30, rows=16, bounds=(26.2, 115, 1001.5, 631)))
-    False
-    >>> grids_differ(g, G(cols=29, rows=16, bounds=(25, 114, 968, 631)))
-    True
-    >>> grids_differ(g, G(cols=30, rows=16, bounds=(65, 114, 1041, 631)))
-    True
-    """
-    if (a.cols, a.rows) != (b.cols, b.rows):
-        return True
-    tolerance = 0.25 * min(a.pitch_x, a.pitch_y)
-    return any(abs(p - q) > tolerance for p, q in zip(a.bounds, b.bounds, strict=True))
-
-
-def board_crop(image: np.ndarray, grid: Any) -> np.ndarray:
-    """The part of ``image`` the board covers (what settling and change detection compare)."""
-    left, top, right, bottom = (int(round(v)) for v in grid.bounds)
-    h, w = image.shape[:2]
-    return image[max(top, 0) : min(bottom, h), max(left, 0) : min(right, w)]
 
 
 @dataclass
@@ -282,34 +76,19 @@ class _GameRecord:
     previous: Board | None = None
 
 
-def _unopened(board: Board, batch: Sequence[PlannedClick]) -> bool:
-    """True when a cell of ``batch`` still shows covered (or question-marked) on ``board``."""
-    return any(board[c.x, c.y] in (COVERED, QUESTION) for c in batch)
-
-
-@dataclass(frozen=True)
-class Reader:
-    """The reading functions the loop uses (:mod:`bot.reading.read` by default)."""
-
-    locate: Callable[..., Any]
-    read: Callable[..., Any]
-
-    @classmethod
-    def default(cls) -> Reader:
-        from bot.reading.read import locate_board, read_frame
-
-        return cls(locate_board, read_frame)
-
-
 class Player:
     """Plays games in one window.
 
     ``screen`` grabs frames, ``region`` is the desktop part to grab (the game window, or the
-    whole desktop), ``mouse``/``mapping`` click, ``watch`` (optional) checks the window between
-    moves, ``park`` is a desktop point where the pointer rests while waiting, ``mines`` overrides
-    the mine count, ``skins`` narrows the search for the board, ``restart`` starts the next game
-    (given the player, the last frame and reading), ``first_click`` is what the game guarantees
-    about its first click (:data:`FIRST_CLICK_RULES`), ``log_dir`` keeps each game.
+    whole desktop), ``mouse``/``mapping`` click, ``located`` is the board already found in it
+    (None: found on the first look), ``watch`` (optional) checks the window between moves,
+    ``park`` is a desktop point where the pointer rests while waiting, ``mines`` overrides the
+    mine count, ``skins`` narrows the search for the board, ``restart`` starts the next game
+    (given the player, the last frame and reading; default :func:`restart_from_skin`, which
+    uses the skin's ``restart`` and else ``fallback_restart``, the program.json's),
+    ``first_click`` is what the game guarantees about its first click
+    (:data:`FIRST_CLICK_RULES`), ``dialogs`` the windows the game opens by itself and how to
+    dismiss them (program.json), ``log_dir`` keeps each game.
     """
 
     def __init__(
@@ -320,12 +99,15 @@ class Player:
         mapping: MouseMapping,
         *,
         reader: Reader | None = None,
+        located: Any = None,
         skins: Sequence[Any] | None = None,
         mines: int | None = None,
         watch: Any = None,
         park: tuple[float, float] | None = None,
-        restart: Callable[[Player, Frame, Any], None] | None = None,
+        restart: Callable[[Player, Frame, Any], None] = restart_from_skin,
+        fallback_restart: dict[str, Any] | None = None,
         first_click: str | None = None,
+        dialogs: Sequence[dict[str, Any]] = (),
         log_dir: Path | None = None,
         timing: Timing = Timing(),  # noqa: B008 (frozen dataclass)
         out: Callable[[str], None] = print,
@@ -342,9 +124,6 @@ class Player:
         self.mines = mines
         self.watch = watch
         self.park = park
-        if restart is None:
-            # Imported here: bot.live.restart builds on this module.
-            from bot.live.restart import restart_from_skin as restart
         self.restart = restart
         if first_click is not None and first_click not in FIRST_CLICK_RULES:
             raise PlayError(
@@ -359,11 +138,12 @@ class Player:
         self.plan = plan
         self.clock = clock
         self.sleep = sleep
-        self.located: Any = None
+        #: The board found on screen (the reader's ``Located``); None until the first look.
+        self.located: Any = located
         #: How to restart when the skin does not say (the launcher's program.json).
-        self.fallback_restart: dict[str, Any] | None = None
+        self.fallback_restart = fallback_restart
         #: Dialogs the game opens over the board by itself, and how to dismiss them.
-        self.dialogs: tuple[dict[str, Any], ...] = ()
+        self.dialogs = tuple(dialogs)
         self.rejected = 0
         #: Why each rejected frame was rejected (what the reader or the solver said).
         self.rejections: list[str] = []
@@ -451,7 +231,7 @@ class Player:
                 return frame, reading, self.plan_for(reading.board, self.mine_count(reading))
             except STOP_ERRORS:
                 raise
-            except (MinebotError, _Unclear) as exc:
+            except (MinebotError, Unclear) as exc:
                 # The window may have moved or been covered: that says more than a bad read.
                 self.check_window()
                 problem = str(exc)  # a misread cell, a contradiction: look again
@@ -475,7 +255,7 @@ class Player:
         if previous is not None and reading.state == "playing":
             changed = inconsistent_cells(previous, reading.board)
             if changed:
-                raise _Unclear(
+                raise Unclear(
                     "revealed cells changed between two readings (a misread): "
                     + ", ".join(f"({x}, {y})" for x, y in changed[:8])
                 )
@@ -574,7 +354,7 @@ class Player:
         pressed cell first, the number a moment later): look again until every clicked cell
         shows as opened or the screen stops changing."""
         frame, reading, plan = self.read(frame, record.previous)
-        while changed and plan is not None and _unopened(reading.board, record.last_batch):
+        while changed and plan is not None and unopened(reading.board, record.last_batch):
             frame, changed = self.settle(board_crop(frame.image, self.located.grid))
             if changed:
                 ledger.screen_changed()
@@ -590,7 +370,7 @@ class Player:
         log: GameLog | None,
     ) -> None:
         """Count what the board says of the last clicks, and keep the board and the plan."""
-        record.misclicks += sum(_unopened(board, [c]) for c in record.last_batch)
+        record.misclicks += sum(unopened(board, [c]) for c in record.last_batch)
         record.acted.append(board)
         if log:
             log.moves(log.frame(frame, board), plan)

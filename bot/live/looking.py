@@ -1,0 +1,77 @@
+"""What the live loop needs to look at a game: its timing, the reader it uses, the errors that
+stop it, and how two views of the board are compared (the board's crop, "did it move").
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any, Protocol
+
+import numpy as np
+
+from bot.errors import MouseError, PlayError, ProgramError, WindowError
+from bot.live.capture import Frame, Region
+
+#: Errors that mean "stop now", as opposed to "this frame cannot be trusted" (re-read).
+STOP_ERRORS = (MouseError, WindowError, ProgramError, PlayError)
+
+
+class Unclear(Exception):
+    """A reading that cannot be trusted yet (look again before acting)."""
+
+
+class Screen(Protocol):
+    def grab(self, region: Region | None = None) -> Frame: ...
+
+
+@dataclass(frozen=True)
+class Timing:
+    """How the loop waits. ``quiet``: seconds the board must stay unchanged to count as settled;
+    ``change_timeout``: seconds a click gets to show on screen; ``poll``: pause between grabs."""
+
+    quiet: float = 0.03
+    change_timeout: float = 1.5
+    poll: float = 0.004
+    reread_tries: int = 4
+    settle_timeout: float = 5.0
+
+
+def grids_differ(a: Any, b: Any) -> bool:
+    """True when two grids are not the same board in the same place: other dimensions, or an
+    edge more than a quarter cell away (finding a board twice may differ by a pixel).
+
+    >>> from types import SimpleNamespace as G
+    >>> g = G(cols=30, rows=16, pitch_x=33.0, pitch_y=33.0, bounds=(25, 114, 1001, 631))
+    >>> grids_differ(g, G(cols=30, rows=16, bounds=(26.2, 115, 1001.5, 631)))
+    False
+    >>> grids_differ(g, G(cols=29, rows=16, bounds=(25, 114, 968, 631)))
+    True
+    >>> grids_differ(g, G(cols=30, rows=16, bounds=(65, 114, 1041, 631)))
+    True
+    """
+    if (a.cols, a.rows) != (b.cols, b.rows):
+        return True
+    tolerance = 0.25 * min(a.pitch_x, a.pitch_y)
+    return any(abs(p - q) > tolerance for p, q in zip(a.bounds, b.bounds, strict=True))
+
+
+def board_crop(image: np.ndarray, grid: Any) -> np.ndarray:
+    """The part of ``image`` the board covers (what settling and change detection compare)."""
+    left, top, right, bottom = (int(round(v)) for v in grid.bounds)
+    h, w = image.shape[:2]
+    return image[max(top, 0) : min(bottom, h), max(left, 0) : min(right, w)]
+
+
+@dataclass(frozen=True)
+class Reader:
+    """The reading functions the loop uses (:mod:`bot.reading.read` by default)."""
+
+    locate: Callable[..., Any]
+    read: Callable[..., Any]
+
+    @classmethod
+    def default(cls) -> Reader:
+        from bot.reading.read import locate_board, read_frame
+
+        return cls(locate_board, read_frame)
