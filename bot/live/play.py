@@ -54,7 +54,7 @@ from bot.live.planning import (
 )
 from bot.live.programs import FIRST_CLICK_RULES
 from bot.live.restart import restart_from_skin
-from bot.live.summary import GameResult, Summary
+from bot.live.summary import DONE, GameResult, Summary
 from solver.board import EXPLODED, Board
 from solver.errors import MinebotError
 
@@ -436,17 +436,24 @@ class Player:
             misreads += 1  # the solver proved that cell safe: the board it saw was wrong
         return misreads, lost_on, lost_p
 
-    def start_fresh(self) -> None:
+    def start_fresh(self, summary: Summary) -> None:
         """If the screen shows a finished game, start a new one first."""
         frame, _ = self.settle()
         frame, reading, plan = self.read(frame)
         if plan is None:
             self.restart(self, frame, reading)
+            summary.restarts += 1
 
-    def run(self, games: int) -> Summary:
-        """Play ``games`` games, restarting between them; a line per game, then the summary."""
-        summary = Summary()
-        self.start_fresh()
+    def run(self, games: int, summary: Summary | None = None) -> Summary:
+        """Play ``games`` games, restarting between them; a line per game.
+
+        Each game is added to ``summary`` (the caller's, so that it holds every game played
+        however the run ends: an error, Ctrl-C), whose ``stopped_because`` says :data:`DONE`
+        when every game was played."""
+        if summary is None:
+            summary = Summary()
+        summary.games_wanted = games
+        self.start_fresh(summary)
         for number in range(1, games + 1):
             result = self.play_game(number)
             summary.results.append(result)
@@ -460,4 +467,6 @@ class Player:
             if number < games:
                 frame, reading = self._last
                 self.restart(self, frame, reading)
+                summary.restarts += 1
+        summary.stopped_because = DONE
         return summary

@@ -1,0 +1,138 @@
+"""Unattended play with real processes: ``minebot play --json`` prints exactly one JSON object
+on stdout however the run ends (done, Ctrl-C, the window gone), even when python-xlib warns
+about an empty Xauthority file."""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import signal
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from unittest import mock
+
+import pytest
+
+
+def skin_or_skip(name: str):
+    from bot.errors import UnknownSkinError
+    from bot.reading.skins import find_skin
+
+    try:
+        return find_skin(name)
+    except UnknownSkinError:
+        pytest.skip(f"skin {name} is not shipped yet")
+
+
+def start_play(env: dict[str, str], *args: str) -> subprocess.Popen[str]:
+    return subprocess.Popen(
+        [sys.executable, "-m", "bot.cli", "play", "--json", *args],
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env,
+    )  # fmt: skip
+
+
+def wait_for_games(proc: subprocess.Popen[str], games: int, timeout: float = 90) -> list[str]:
+    """stderr lines until ``games`` games were reported (the progress goes to stderr)."""
+    assert proc.stderr is not None
+    lines: list[str] = []
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline and sum(x.startswith("game ") for x in lines) < games:
+        line = proc.stderr.readline()
+        if not line:
+            break
+        lines.append(line)
+    assert sum(x.startswith("game ") for x in lines) >= games, "".join(lines)
+    return lines
+
+
+def one_json_object(stdout: str) -> dict:
+    """The summary, checking that stdout holds that object and nothing else."""
+    summary = json.loads(stdout)  # raises on anything before or after the object
+    assert isinstance(summary, dict) and stdout.strip().count("\n") == 0
+    return summary
+
+
+@pytest.fixture(scope="module")
+def bare_display(tmp_path_factory) -> Iterator[dict[str, str]]:
+    """A bare X server (no access control, black root window, no window manager) and an
+    environment for it with an empty Xauthority file: python-xlib then prints a warning on
+    stdout each time it connects."""
+    from bot.live.xvfb import free_display
+
+    xvfb = shutil.which("Xvfb")
+    if xvfb is None:
+        pytest.skip("Xvfb is not installed")
+    number = free_display(first=262, last=299)
+    server = subprocess.Popen(
+        [xvfb, f":{number}", "-screen", "0", "1280x1024x24", "-nolisten", "tcp"],
+        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+    )  # fmt: skip
+    try:
+        deadline = time.monotonic() + 10
+        while not Path(f"/tmp/.X11-unix/X{number}").exists():
+            assert time.monotonic() < deadline, "Xvfb did not start"
+            time.sleep(0.05)
+        empty = tmp_path_factory.mktemp("xauth") / "empty.Xauthority"
+        empty.write_bytes(b"")
+        yield dict(os.environ, DISPLAY=f":{number}", XAUTHORITY=str(empty))
+    finally:
+        server.terminate()
+        server.wait(timeout=10)
+
+
+@contextmanager
+def game_on(env: dict[str, str], skin: str, cols: int, rows: int, mines: int):
+    from bot.live.programs import RunningGame, load_program
+
+    skin_or_skip(skin)
+    # This process talks to that display too (the game's window): with the same empty file.
+    with (
+        mock.patch.dict(os.environ, {"XAUTHORITY": env["XAUTHORITY"]}),
+        RunningGame(load_program(skin), cols, rows, mines, env) as game,
+    ):
+        yield game
+
+
+def test_done_run_prints_only_the_summary_on_stdout(bare_display):
+    with game_on(bare_display, "xdemineur", 30, 16, 99):
+        proc = start_play(bare_display, "--games", "2")
+        out, err = proc.communicate(timeout=120)
+    assert proc.returncode == 0, err
+    assert "Xlib.xauth: warning" in err  # the library's print was there, and kept off stdout
+    summary = one_json_object(out)
+    assert summary["games"] == 2 and summary["stopped_because"] == "done"
+    assert summary["wins"] + summary["losses"] + summary["abandoned"] == 2
+    for key in ("misreads", "misclicks", "seconds_per_game", "restarts", "win_rate_interval"):
+        assert key in summary
+
+
+def test_ctrl_c_still_prints_the_games_played(bare_display):
+    with game_on(bare_display, "xdemineur", 30, 16, 99):
+        proc = start_play(bare_display, "--games", "500")
+        wait_for_games(proc, 1)
+        proc.send_signal(signal.SIGINT)
+        out, err = proc.communicate(timeout=30)
+    assert proc.returncode == 130
+    summary = one_json_object(out)
+    assert summary["games"] >= 1 and summary["games_wanted"] == 500
+    assert summary["stopped_because"] == "interrupted (Ctrl-C)"
+    assert "Traceback" not in err
+
+
+def test_window_closed_mid_run_is_an_error_with_the_summary(bare_display):
+    with game_on(bare_display, "xdemineur", 30, 16, 99) as game:
+        proc = start_play(bare_display, "--games", "500")
+        wait_for_games(proc, 1)
+        game.stop()  # the game goes away while the bot plays
+        out, err = proc.communicate(timeout=30)
+    assert proc.returncode == 2, err
+    summary = one_json_object(out)
+    assert summary["games"] >= 1
+    assert "closed" in summary["stopped_because"] or "board" in summary["stopped_because"]
+    assert err.strip().splitlines()[-1].startswith("minebot play: ")
+    assert "Traceback" not in err
