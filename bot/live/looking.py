@@ -5,7 +5,7 @@ stop it, and how two views of the board are compared (the board's crop, "did it 
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, Protocol
 
 import numpy as np
@@ -35,6 +35,14 @@ class Timing:
     poll: float = 0.004
     reread_tries: int = 4
     settle_timeout: float = 5.0
+    #: Seconds a message or animation over the board is waited out before the bot stops.
+    cover_timeout: float = 12.0
+    #: Seconds the same cells must stay unreadable (all else reading) to be taken for a class
+    #: the skin lacks rather than something passing over the board (KMines' end message
+    #: stays about 3 s).
+    unknown_after: float = 4.0
+    #: Pause between looks while waiting something out.
+    cover_poll: float = 0.1
 
 
 def grids_differ(a: Any, b: Any) -> bool:
@@ -65,10 +73,25 @@ def board_crop(image: np.ndarray, grid: Any) -> np.ndarray:
 
 @dataclass(frozen=True)
 class Reader:
-    """The reading functions the loop uses (:mod:`bot.reading.read` by default)."""
+    """The reading functions the loop uses (:mod:`bot.reading.read` by default): ``locate``
+    finds the board, ``read`` reads it whole (or refuses), ``cells`` says what each cell looks
+    like with the doubtful ones marked (:func:`bot.live.unclear.classify_view`), ``judge``
+    tells a board's state (:func:`bot.reading.read.game_state`)."""
 
     locate: Callable[..., Any]
     read: Callable[..., Any]
+    cells: Callable[..., Any] = field(default=None)  # type: ignore[assignment]
+    judge: Callable[..., Any] = field(default=None)  # type: ignore[assignment]
+
+    def __post_init__(self) -> None:
+        if self.cells is None:
+            from bot.live.unclear import classify_view
+
+            object.__setattr__(self, "cells", classify_view)
+        if self.judge is None:
+            from bot.reading.read import game_state
+
+            object.__setattr__(self, "judge", game_state)
 
     @classmethod
     def default(cls) -> Reader:

@@ -21,7 +21,7 @@ simulated game instead of a screen.
 
 from __future__ import annotations
 
-import re
+import tempfile
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import asdict, dataclass, field
@@ -32,6 +32,7 @@ import numpy as np
 
 from bot.errors import PlayError
 from bot.live.capture import Frame, Region
+from bot.live.dialogs import DialogKeeper
 from bot.live.gamelog import GameLog, audit_boards
 from bot.live.looking import (
     STOP_ERRORS,
@@ -55,6 +56,16 @@ from bot.live.planning import (
 from bot.live.programs import FIRST_CLICK_RULES
 from bot.live.restart import restart_from_skin
 from bot.live.summary import DONE, GameResult, Summary
+from bot.live.unclear import (
+    CellView,
+    GameAbandoned,
+    PartialReading,
+    end_shown,
+    least_risky_elsewhere,
+    log_unknown_cells,
+    partial_board,
+    surely_opened,
+)
 from solver.board import EXPLODED, Board
 from solver.errors import MinebotError
 
@@ -74,6 +85,8 @@ class _GameRecord:
     acted: list[Board] = field(default_factory=list)  # every board the bot acted on
     last_batch: list[PlannedClick] = field(default_factory=list)
     previous: Board | None = None
+    safe_clicked: set[Position] = field(default_factory=set)  # opened as proven safe
+    unknown: set[Position] = field(default_factory=set)  # cells of a class the skin lacks
 
 
 class Player:
@@ -142,12 +155,19 @@ class Player:
         self.located: Any = located
         #: How to restart when the skin does not say (the launcher's program.json).
         self.fallback_restart = fallback_restart
-        #: Dialogs the game opens over the board by itself, and how to dismiss them.
-        self.dialogs = tuple(dialogs)
+        #: Dialogs the game opens by itself, how to dismiss them, and what did.
+        self.dialog_keeper = DialogKeeper(
+            watch, dialogs, self._press_over if mouse is not None else None, out, clock, sleep
+        )
         self.rejected = 0
         #: Why each rejected frame was rejected (what the reader or the solver said).
         self.rejections: list[str] = []
         self._warned_estimate = False
+        #: Cells met that read as no class of the skin (never clicked; logged once each).
+        self.unknown_seen: set[Position] = set()
+        self._unknown_dir: Path | None = None
+        self._game: _GameRecord | None = None
+        self._mines_shown: int | None = None
 
     @property
     def reader(self) -> Reader:
@@ -192,6 +212,7 @@ class Player:
         if self.mines is not None:
             return self.mines
         if getattr(reading, "mines", None) is not None:
+            self._mines_shown = int(reading.mines)
             return int(reading.mines)
         board = reading.board
         estimate = max(1, round(0.16 * board.width * board.height))
@@ -218,27 +239,127 @@ class Player:
         tries = self.timing.reread_tries
         for attempt in range(tries):
             if attempt:
-                self.rejected += 1
-                self.rejections.append(problem)
+                self._rejected(problem)
                 self.sleep(max(self.timing.quiet, 0.02) * attempt)
                 frame, _ = self.settle()
             try:
                 reading = self._read_once(frame, previous, relocate=attempt == tries - 1)
-                if reading.state != "playing":
-                    return frame, reading, None
-                if not want_plan:
-                    return frame, reading, []
-                return frame, reading, self.plan_for(reading.board, self.mine_count(reading))
+                return frame, reading, self._plan_after(reading, want_plan)
             except STOP_ERRORS:
                 raise
             except (MinebotError, Unclear) as exc:
                 # The window may have moved or been covered: that says more than a bad read.
                 self.check_window()
                 problem = str(exc)  # a misread cell, a contradiction: look again
-        raise PlayError(
-            f"the screen does not read as a board the bot can trust after {tries} tries, "
-            f"nothing clicked: {problem}"
-        )
+        self._rejected(problem)
+        return self._wait_out(frame, previous, want_plan, problem)
+
+    def _rejected(self, problem: str) -> None:
+        self.rejected += 1
+        self.rejections.append(problem)
+
+    def _plan_after(self, reading: Any, want_plan: bool) -> list[PlannedClick] | None:
+        """None when the game is over, [] when no plan is wanted, else the clicks to make
+        (never on a cell of an unknown class)."""
+        if reading.state != "playing":
+            return None
+        if not want_plan:
+            return []
+        unknown = set(getattr(reading, "unknown", ()))
+        plan = self.plan_for(reading.board, self.mine_count(reading))
+        kept = [c for c in plan if (c.x, c.y) not in unknown]
+        if not kept and unknown:
+            kept = least_risky_elsewhere(reading.board, self.mine_count(reading), unknown)
+        if not kept:
+            raise GameAbandoned("no move left but on cells of a class the skin does not know")
+        return kept
+
+    def _wait_out(
+        self, frame: Frame, previous: Board | None, want_plan: bool, problem: str
+    ) -> tuple[Frame, Any, list[PlannedClick] | None]:
+        """A frame that still does not read after the quick tries: a message or animation over
+        the board (waited out, up to ``cover_timeout`` s), a game that ended (an exploded mine
+        on the cells that read), or cells of a class the skin lacks (the same cells doubtful
+        for ``unknown_after`` s: see :mod:`bot.live.unclear`). Never a click on a guess."""
+        t = self.timing
+        start = self.clock()
+        doubt: tuple[Position, ...] = ()
+        doubt_since = start
+        while True:
+            view = self._view(frame)
+            if view is not None:
+                lost_chars = str(getattr(self.located.skin, "lost_chars", "X"))
+                if end_shown(view, lost_chars):
+                    board, _ = partial_board(view, view.doubtful_cells)
+                    return frame, PartialReading(self.located, board, "lost", None, ()), None
+                cells = view.doubtful_cells
+                if cells != doubt:
+                    doubt, doubt_since = cells, self.clock()
+                met = bool(cells) and set(cells) <= self.unknown_seen
+                if cells and (met or self.clock() - doubt_since >= t.unknown_after):
+                    reading = self._with_unknown(frame, view, previous)
+                    return frame, reading, self._plan_after(reading, want_plan)
+            if self.clock() - start > t.cover_timeout:
+                raise PlayError(
+                    "the screen does not read as a board the bot can trust after "
+                    f"{t.cover_timeout:g} s, nothing clicked: {problem}"
+                )
+            self.sleep(t.cover_poll)
+            self.check_window()
+            frame, _ = self.settle()
+            try:
+                reading = self._read_once(frame, previous, relocate=False)
+                return frame, reading, self._plan_after(reading, want_plan)
+            except STOP_ERRORS:
+                raise
+            except (MinebotError, Unclear) as exc:
+                problem = str(exc)
+                self._rejected(problem)
+
+    def _view(self, frame: Frame) -> CellView | None:
+        """What the classifier makes of each cell (None: no board located, or no view)."""
+        if self.located is None:
+            return None
+        try:
+            return self.reader.cells(frame.image, self.located)
+        except MinebotError:
+            return None
+
+    def _with_unknown(self, frame: Frame, view: CellView, previous: Board | None) -> Any:
+        """The board with cells of an unknown class taken as opened cells of unknown number,
+        when each certainly is one; else the game is abandoned. Each new such cell is logged
+        with the frame and the command that teaches its class."""
+        cells = view.doubtful_cells
+        new = [c for c in cells if c not in self.unknown_seen]
+        self.unknown_seen.update(cells)
+        game = self._game
+        if game is not None:
+            game.unknown.update(cells)
+        if new:
+            where = log_unknown_cells(self.unknown_dir(), frame, self.located, new)
+            self.out(f"{len(new)} cell(s) of a class the skin does not know: {where.read_text()}")
+        safe = game.safe_clicked if game is not None else set()
+        board, judged = partial_board(view, cells)
+        if not surely_opened(cells, view, safe) or (
+            previous is not None and inconsistent_cells(previous, board)
+        ):
+            raise GameAbandoned(
+                "cells of a class the skin does not know, not certainly opened cells: "
+                + ", ".join(f"({x}, {y})" for x, y in cells[:8])
+            )
+        mines = self.mines if self.mines is not None else self._mines_shown
+        state = self.reader.judge(judged, self.located.skin, mines)
+        return PartialReading(self.located, board, state, mines, cells)
+
+    def unknown_dir(self) -> Path:
+        """Where frames with cells of an unknown class are kept: the log's ``unknown``
+        folder, else a new temporary folder (said in the message)."""
+        if self._unknown_dir is None:
+            if self.log_dir is not None:
+                self._unknown_dir = self.log_dir / "unknown"
+            else:
+                self._unknown_dir = Path(tempfile.mkdtemp(prefix="minebot-unknown-"))
+        return self._unknown_dir
 
     def _read_once(self, frame: Frame, previous: Board | None, relocate: bool) -> Any:
         if self.located is None:
@@ -280,41 +401,17 @@ class Player:
             self.mouse.move(*self.mapping.to_mouse(*self.park))
 
     def check_window(self) -> None:
-        """Stop if the window closed, moved, changed size or got covered; a dialog the game
-        opens by itself (program.json ``"dialogs"``, e.g. a high-score table after a win) is
-        dismissed instead."""
-        if self.watch is None:
-            return
-        from bot.live.window import WindowCoveredError
+        """Stop if the window closed, moved, changed size or got covered; a window the game
+        opens by itself is dismissed instead (:class:`bot.live.dialogs.DialogKeeper`)."""
+        self.dialog_keeper.check()
 
-        for _ in range(3):
-            try:
-                self.watch.check()
-                return
-            except WindowCoveredError as exc:
-                known = [
-                    (w, d)
-                    for w in exc.windows
-                    for d in self.dialogs
-                    if re.search(d["title"], w.name)
-                ]
-                if not known or len(known) != len(exc.windows) or self.mouse is None:
-                    raise
-                self.dismiss(*known[0])
-        self.watch.check()
-
-    def dismiss(self, window: Any, dialog: dict[str, Any]) -> None:
-        """Close a dialog of the game: pointer over it (the focus follows the pointer on a bare
-        X server), its key, then wait for it to go."""
+    def _press_over(self, key: str, window: Any) -> None:
+        """Press ``key`` with the pointer over ``window`` (the focus follows the pointer on a
+        bare X server), then park the pointer again."""
         assert self.mouse is not None
         r = window.region
         self.mouse.move(*self.mapping.to_mouse(r.left + r.width / 2, r.top + r.height / 4))
-        self.mouse.press(dialog["key"])
-        deadline = self.clock() + 3.0
-        while self.clock() < deadline:
-            if all(w.id != window.id for w in self.watch.backend.windows()):
-                break
-            self.sleep(0.02)
+        self.mouse.press(key)
         self.park_pointer()
 
     # --- playing ---------------------------------------------------------------------------
@@ -334,16 +431,26 @@ class Player:
         self.park_pointer()
         frame, _ = self.settle()
         record = _GameRecord(self.clock(), self.rejected, len(self.rejections))
+        self._game = record
         changed = True
-        while True:
-            frame, reading, plan = self._read_when_opened(frame, record, changed, ledger)
-            if plan is None:
-                break
-            self._note_move(record, frame, reading.board, plan, log)
-            frame, changed = self._click(frame, plan, ledger)
-        result = self._result(number, record, reading)
+        outcome = None
+        reading: Any = None
+        try:
+            while True:
+                frame, reading, plan = self._read_when_opened(frame, record, changed, ledger)
+                if plan is None:
+                    break
+                self._note_move(record, frame, reading.board, plan, log)
+                frame, changed = self._click(frame, plan, ledger)
+        except GameAbandoned as exc:
+            outcome = "abandoned"
+            self.out(f"game {number} abandoned: {exc}")
+        finally:
+            self._game = None
+        result = self._result(number, record, reading, outcome)
         if log:
-            log.finish(frame, reading.board, asdict(result))
+            board = reading.board if reading is not None else None
+            log.finish(frame, board, asdict(result))
         self._last = (frame, reading)
         return result
 
@@ -375,6 +482,7 @@ class Player:
         if log:
             log.moves(log.frame(frame, board), plan)
         record.guesses += any(c.p_mine > 0 for c in plan)
+        record.safe_clicked.update((c.x, c.y) for c in plan if c.p_mine == 0)
         record.clicks += len(plan)
         record.last_batch, record.previous = plan, board
 
@@ -397,14 +505,20 @@ class Player:
             ledger.screen_changed()
         return frame, changed
 
-    def _result(self, number: int, record: _GameRecord, reading: Any) -> GameResult:
+    def _result(
+        self, number: int, record: _GameRecord, reading: Any, outcome: str | None = None
+    ) -> GameResult:
         seconds = self.clock() - record.start  # the game's time, not the audit's
+        outcome = outcome or reading.state
         misreads, lost_on, lost_p = 0, None, None
-        if reading.state == "lost":
+        if outcome == "lost":
             misreads, lost_on, lost_p = self._audit_loss(number, record, reading)
+        covered_end = (
+            isinstance(reading, PartialReading) and outcome in ("won", "lost")
+        ) and not reading.unknown
         return GameResult(
             number=number,
-            outcome=reading.state,
+            outcome=outcome,
             seconds=round(seconds, 3),
             clicks=record.clicks,
             guesses=record.guesses,
@@ -414,6 +528,8 @@ class Player:
             lost_on=lost_on,
             lost_p_mine=lost_p,
             rejected_because=tuple(self.rejections[record.rejections_before :][:5]),
+            unknown_cells=tuple(sorted(record.unknown)),
+            end_seen="on the cells that read, part of the board covered" if covered_end else "",
         )
 
     def _audit_loss(
@@ -468,5 +584,6 @@ class Player:
                 frame, reading = self._last
                 self.restart(self, frame, reading)
                 summary.restarts += 1
+            summary.dialogs[:] = self.dialog_keeper.worked
         summary.stopped_because = DONE
         return summary
