@@ -98,3 +98,39 @@ class Reader:
         from bot.reading.read import locate_board, read_frame
 
         return cls(locate_board, read_frame)
+
+
+def settle(
+    grab: Callable[[], Frame],
+    grid: Any,
+    before: np.ndarray | None,
+    timing: Timing,
+    clock: Callable[[], float],
+    sleep: Callable[[float], None],
+) -> tuple[Frame, bool]:
+    """Grab until the board area (``grid``'s, or the whole frame) stops changing for
+    ``timing.quiet`` s; with ``before`` (the board area before a click), first wait up to
+    ``timing.change_timeout`` s for it to differ. Returns the frame and whether it changed."""
+    start = clock()
+    changed = before is None
+    last: np.ndarray | None = None
+    quiet_since = start
+    while True:
+        frame = grab()
+        crop = board_crop(frame.image, grid) if grid is not None else frame.image
+        now = clock()
+        if not changed:
+            if before is None or crop.shape != before.shape or not np.array_equal(crop, before):
+                changed = True
+                last, quiet_since = crop, now
+            elif now - start > timing.change_timeout:
+                return frame, False
+        elif last is None or crop.shape != last.shape or not np.array_equal(crop, last):
+            last, quiet_since = crop, now
+        if changed and now - quiet_since >= timing.quiet:
+            return frame, True
+        if now - start > timing.settle_timeout + timing.change_timeout:
+            raise PlayError(
+                f"the board did not stop changing for {timing.settle_timeout:.0f} s: stopping"
+            )
+        sleep(timing.poll)

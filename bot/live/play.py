@@ -2,21 +2,19 @@
 
 One pass of :meth:`Player.play_game`:
 
-1. grab the game's region until the board has *settled* (the board area stopped changing for
-   a moment: frames are compared, never a blind sleep);
-2. read it (:func:`bot.reading.read.read_frame`); a frame that does not read cleanly (a cell
-   below the confidence threshold, a contradiction for the solver, numbers that changed since
-   the last reading) is re-read; if it does not clear up the bot stops, nothing clicked;
-3. plan: on a blank board the first click the game's rules favour (:func:`first_click`, the
-   rules from program.json); else every cell the solver proves safe, all at once (they stay
-   safe whatever the others show), else one guess from :func:`solver.moves.choose_move`;
-4. click them (only inside the located board, never a cell already clicked while the screen
-   has not changed), park the pointer where the game wants it, and wait for the board to
-   change and settle again.
+1. grab the game's region until the board has *settled* (:func:`bot.live.looking.settle`);
+2. read it whole (:func:`bot.reading.read.read_frame`); a frame that does not read cleanly is
+   read again; one that still does not is waited out (a message over the board), or shows the
+   game's end on the cells that read, or holds cells of a class the skin lacks, never clicked
+   (:mod:`bot.live.unclear`); nothing clears up: the bot stops, nothing clicked;
+3. plan (:mod:`bot.live.planning`): on a blank board the first click the game's rules favour,
+   else every cell the solver proves safe at once, else one guess;
+4. click them (inside the located board, never a cell clicked while the screen has not
+   changed), park the pointer, and wait for the board to change and settle again.
 
-The window is watched between moves (closed, moved, resized, covered: stop with a message).
-Everything the loop touches comes in through the constructor, so the tests drive it with a
-simulated game instead of a screen.
+The window is watched between moves (closed, moved, resized: stop; the game's own dialogs are
+dismissed, :mod:`bot.live.dialogs`). Everything the loop touches comes in through the
+constructor, so the tests drive it with a simulated game instead of a screen.
 """
 
 from __future__ import annotations
@@ -24,7 +22,7 @@ from __future__ import annotations
 import tempfile
 import time
 from collections.abc import Callable, Sequence
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict
 from pathlib import Path
 from typing import Any
 
@@ -33,7 +31,7 @@ import numpy as np
 from bot.errors import PlayError
 from bot.live.capture import Frame, Region
 from bot.live.dialogs import DialogKeeper
-from bot.live.gamelog import GameLog, audit_boards
+from bot.live.gamelog import GameLog
 from bot.live.looking import (
     STOP_ERRORS,
     Reader,
@@ -42,6 +40,7 @@ from bot.live.looking import (
     Unclear,
     board_crop,
     grids_differ,
+    settle,
 )
 from bot.live.mouse import BoardMouse, Mouse, MouseMapping
 from bot.live.planning import (
@@ -54,6 +53,7 @@ from bot.live.planning import (
     unopened,
 )
 from bot.live.programs import FIRST_CLICK_RULES
+from bot.live.record import GameRecord, audit_loss, game_result
 from bot.live.restart import restart_from_skin
 from bot.live.summary import DONE, GameResult, Summary
 from bot.live.unclear import (
@@ -64,29 +64,12 @@ from bot.live.unclear import (
     least_risky_elsewhere,
     log_unknown_cells,
     partial_board,
-    surely_opened,
+    reading_with_unknown,
 )
-from solver.board import EXPLODED, Board
+from solver.board import Board
 from solver.errors import MinebotError
 
 Position = tuple[int, int]
-
-
-@dataclass
-class _GameRecord:
-    """What one game has done so far (what its :class:`GameResult` counts)."""
-
-    start: float
-    rejected_before: int
-    rejections_before: int
-    clicks: int = 0
-    guesses: int = 0
-    misclicks: int = 0
-    acted: list[Board] = field(default_factory=list)  # every board the bot acted on
-    last_batch: list[PlannedClick] = field(default_factory=list)
-    previous: Board | None = None
-    safe_clicked: set[Position] = field(default_factory=set)  # opened as proven safe
-    unknown: set[Position] = field(default_factory=set)  # cells of a class the skin lacks
 
 
 class Player:
@@ -166,7 +149,7 @@ class Player:
         #: Cells met that read as no class of the skin (never clicked; logged once each).
         self.unknown_seen: set[Position] = set()
         self._unknown_dir: Path | None = None
-        self._game: _GameRecord | None = None
+        self._game: GameRecord | None = None
         self._mines_shown: int | None = None
 
     @property
@@ -183,30 +166,8 @@ class Player:
     def settle(self, before: np.ndarray | None = None) -> tuple[Frame, bool]:
         """Grab until the board area stops changing; with ``before`` (the board area before a
         click), first wait for it to differ. Returns the frame and whether it changed."""
-        t = self.timing
-        start = self.clock()
-        changed = before is None
-        last: np.ndarray | None = None
-        quiet_since = start
-        while True:
-            frame = self.grab()
-            crop = board_crop(frame.image, self.located.grid) if self.located else frame.image
-            now = self.clock()
-            if not changed:
-                if before is None or crop.shape != before.shape or not np.array_equal(crop, before):
-                    changed = True
-                    last, quiet_since = crop, now
-                elif now - start > t.change_timeout:
-                    return frame, False
-            elif last is None or crop.shape != last.shape or not np.array_equal(crop, last):
-                last, quiet_since = crop, now
-            if changed and now - quiet_since >= t.quiet:
-                return frame, True
-            if now - start > t.settle_timeout + t.change_timeout:
-                raise PlayError(
-                    f"the board did not stop changing for {t.settle_timeout:.0f} s: stopping"
-                )
-            self.sleep(t.poll)
+        grid = self.located.grid if self.located else None
+        return settle(self.grab, grid, before, self.timing, self.clock, self.sleep)
 
     def mine_count(self, reading: Any) -> int:
         if self.mines is not None:
@@ -339,17 +300,8 @@ class Player:
             where = log_unknown_cells(self.unknown_dir(), frame, self.located, new)
             self.out(f"{len(new)} cell(s) of a class the skin does not know: {where.read_text()}")
         safe = game.safe_clicked if game is not None else set()
-        board, judged = partial_board(view, cells)
-        if not surely_opened(cells, view, safe) or (
-            previous is not None and inconsistent_cells(previous, board)
-        ):
-            raise GameAbandoned(
-                "cells of a class the skin does not know, not certainly opened cells: "
-                + ", ".join(f"({x}, {y})" for x, y in cells[:8])
-            )
         mines = self.mines if self.mines is not None else self._mines_shown
-        state = self.reader.judge(judged, self.located.skin, mines)
-        return PartialReading(self.located, board, state, mines, cells)
+        return reading_with_unknown(view, self.located, previous, safe, mines, self.reader.judge)
 
     def unknown_dir(self) -> Path:
         """Where frames with cells of an unknown class are kept: the log's ``unknown``
@@ -430,7 +382,7 @@ class Player:
         self.check_window()
         self.park_pointer()
         frame, _ = self.settle()
-        record = _GameRecord(self.clock(), self.rejected, len(self.rejections))
+        record = GameRecord(self.clock(), self.rejected, len(self.rejections))
         self._game = record
         changed = True
         outcome = None
@@ -455,7 +407,7 @@ class Player:
         return result
 
     def _read_when_opened(
-        self, frame: Frame, record: _GameRecord, changed: bool, ledger: ClickLedger
+        self, frame: Frame, record: GameRecord, changed: bool, ledger: ClickLedger
     ) -> tuple[Frame, Any, list[PlannedClick] | None]:
         """Read the board after the last clicks, and plan. Some games draw a click in steps (a
         pressed cell first, the number a moment later): look again until every clicked cell
@@ -470,7 +422,7 @@ class Player:
 
     def _note_move(
         self,
-        record: _GameRecord,
+        record: GameRecord,
         frame: Frame,
         board: Board,
         plan: list[PlannedClick],
@@ -506,51 +458,17 @@ class Player:
         return frame, changed
 
     def _result(
-        self, number: int, record: _GameRecord, reading: Any, outcome: str | None = None
+        self, number: int, record: GameRecord, reading: Any, outcome: str | None = None
     ) -> GameResult:
         seconds = self.clock() - record.start  # the game's time, not the audit's
-        outcome = outcome or reading.state
-        misreads, lost_on, lost_p = 0, None, None
-        if outcome == "lost":
-            misreads, lost_on, lost_p = self._audit_loss(number, record, reading)
-        covered_end = (
-            isinstance(reading, PartialReading) and outcome in ("won", "lost")
-        ) and not reading.unknown
-        return GameResult(
-            number=number,
-            outcome=outcome,
-            seconds=round(seconds, 3),
-            clicks=record.clicks,
-            guesses=record.guesses,
-            rejected_frames=self.rejected - record.rejected_before,
-            misreads=misreads,
-            misclicks=record.misclicks,
-            lost_on=lost_on,
-            lost_p_mine=lost_p,
-            rejected_because=tuple(self.rejections[record.rejections_before :][:5]),
-            unknown_cells=tuple(sorted(record.unknown)),
-            end_seen="on the cells that read, part of the board covered" if covered_end else "",
+        audit = None
+        if (outcome or reading.state) == "lost":
+            audit = audit_loss(record, reading.board, self.mine_count(reading))
+            for i, problem in audit.problems[:5]:
+                self.out(f"misread in game {number}, board {i + 1}: {problem}")
+        return game_result(
+            number, record, reading, outcome, seconds, audit, self.rejected, self.rejections
         )
-
-    def _audit_loss(
-        self, number: int, record: _GameRecord, reading: Any
-    ) -> tuple[int, Position | None, float | None]:
-        """Misreads found after a loss, the cell the game was lost on and its mine probability.
-
-        Most games show every mine after a loss: each board the bot acted on is checked."""
-        board = reading.board
-        audit = audit_boards(record.acted, board, self.mine_count(reading))
-        bad_boards = {i for i, _ in audit}
-        misreads = len(bad_boards)
-        for i, problem in audit[:5]:
-            self.out(f"misread in game {number}, board {i + 1}: {problem}")
-        hits = [c for c in record.last_batch if board[c.x, c.y] == EXPLODED]
-        if not hits:
-            return misreads, None, None
-        lost_on, lost_p = (hits[0].x, hits[0].y), hits[0].p_mine
-        if lost_p == 0.0 and not bad_boards:
-            misreads += 1  # the solver proved that cell safe: the board it saw was wrong
-        return misreads, lost_on, lost_p
 
     def start_fresh(self, summary: Summary) -> None:
         """If the screen shows a finished game, start a new one first."""

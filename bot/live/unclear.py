@@ -19,7 +19,7 @@ to tell three cases apart, none of which is ever a reason to click a cell it can
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -121,6 +121,31 @@ def partial_board(view: CellView, unknown: Sequence[Position]) -> tuple[Board, B
         rows[y][x] = COVERED
         judged[y][x] = "0"
     return Board("\n".join(map("".join, rows))), Board("\n".join(map("".join, judged)))
+
+
+def reading_with_unknown(
+    view: CellView,
+    located: Any,
+    previous: Board | None,
+    safe_clicked: Iterable[Position],
+    mines: int | None,
+    judge: Callable[[Board, Any, int | None], str],
+) -> PartialReading:
+    """The board of ``view`` with its doubtful cells taken as opened cells of unknown number,
+    when each certainly is one (:func:`surely_opened`) and no number read before is among
+    them; else :class:`GameAbandoned`. ``judge(board, skin, mines)`` tells the state."""
+    from bot.live.planning import inconsistent_cells
+
+    cells = view.doubtful_cells
+    board, judged = partial_board(view, cells)
+    if not surely_opened(cells, view, safe_clicked) or (
+        previous is not None and inconsistent_cells(previous, board)
+    ):
+        raise GameAbandoned(
+            "cells of a class the skin does not know, not certainly opened cells: "
+            + ", ".join(f"({x}, {y})" for x, y in cells[:8])
+        )
+    return PartialReading(located, board, judge(judged, located.skin, mines), mines, cells)
 
 
 def least_risky_elsewhere(board: Board, mines: int, unknown: Iterable[Position]) -> list[Any]:
