@@ -52,7 +52,7 @@ from bot.live.planning import (
     plan_clicks,
     unopened,
 )
-from bot.live.programs import FIRST_CLICK_RULES
+from bot.live.program_schema import FIRST_CLICK_RULES
 from bot.live.record import GameRecord, audit_loss, game_result
 from bot.live.restart import restart_from_skin
 from bot.live.summary import DONE, GameResult, Summary
