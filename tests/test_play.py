@@ -33,6 +33,7 @@ MARGIN = 4
 FAST = Timing(
     quiet=0.0,
     change_timeout=0.05,
+    late_change_timeout=0.1,
     poll=0.0,
     reread_tries=3,
     cover_timeout=0.3,
@@ -764,7 +765,7 @@ def test_an_unknown_cell_not_surely_opened_abandons_the_game_and_restarts():
 def test_a_message_over_the_board_at_the_end_is_waited_out():
     world = World(9, 9, 20, seed=4)
     world.cover = (1, 2, 7, 3)  # "You have lost." over three rows
-    timing = Timing(quiet=0.0, change_timeout=0.05, poll=0.0, reread_tries=3,
+    timing = Timing(quiet=0.0, change_timeout=0.05, late_change_timeout=0.1, reread_tries=3,
                     cover_timeout=5.0, unknown_after=4.0, cover_poll=0.01)  # fmt: skip
 
     def restart(player, frame, reading):

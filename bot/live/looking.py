@@ -35,6 +35,9 @@ class Timing:
     poll: float = 0.004
     reread_tries: int = 4
     settle_timeout: float = 5.0
+    #: Seconds clicks get to show before they count as without effect (GNOME Mines on a
+    #: loaded machine once took more than ``change_timeout`` to draw eleven opened cells).
+    late_change_timeout: float = 8.0
     #: Seconds a message or animation over the board is waited out before the bot stops.
     cover_timeout: float = 12.0
     #: Seconds the same cells must stay unreadable (all else reading) to be taken for a class

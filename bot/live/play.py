@@ -453,6 +453,10 @@ class Player:
             bm.click_cell(c.x, c.y)
         self.park_pointer()
         frame, changed = self.settle(before)
+        waited = self.timing.change_timeout
+        while not changed and waited < self.timing.late_change_timeout:
+            frame, changed = self.settle(before)  # a loaded machine draws late
+            waited += self.timing.change_timeout
         if changed:
             ledger.screen_changed()
         return frame, changed
