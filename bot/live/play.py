@@ -19,7 +19,6 @@ constructor, so the tests drive it with a simulated game instead of a screen.
 
 from __future__ import annotations
 
-import tempfile
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import asdict
@@ -60,9 +59,9 @@ from bot.live.unclear import (
     CellView,
     GameAbandoned,
     PartialReading,
+    UnknownCellLog,
     end_shown,
     least_risky_elsewhere,
-    log_unknown_cells,
     partial_board,
     reading_with_unknown,
 )
@@ -147,8 +146,7 @@ class Player:
         self.rejections: list[str] = []
         self._warned_estimate = False
         #: Cells met that read as no class of the skin (never clicked; logged once each).
-        self.unknown_seen: set[Position] = set()
-        self._unknown_dir: Path | None = None
+        self.unknown = UnknownCellLog(log_dir / "unknown" if log_dir else None, out)
         self._game: GameRecord | None = None
         self._mines_shown: int | None = None
 
@@ -256,7 +254,7 @@ class Player:
                 cells = view.doubtful_cells
                 if cells != doubt:
                     doubt, doubt_since = cells, self.clock()
-                met = bool(cells) and set(cells) <= self.unknown_seen
+                met = bool(cells) and set(cells) <= self.unknown.seen
                 if cells and (met or self.clock() - doubt_since >= t.unknown_after):
                     reading = self._with_unknown(frame, view, previous)
                     return frame, reading, self._plan_after(reading, want_plan)
@@ -291,27 +289,13 @@ class Player:
         when each certainly is one; else the game is abandoned. Each new such cell is logged
         with the frame and the command that teaches its class."""
         cells = view.doubtful_cells
-        new = [c for c in cells if c not in self.unknown_seen]
-        self.unknown_seen.update(cells)
+        self.unknown.note(frame, self.located, cells)
         game = self._game
         if game is not None:
             game.unknown.update(cells)
-        if new:
-            where = log_unknown_cells(self.unknown_dir(), frame, self.located, new)
-            self.out(f"{len(new)} cell(s) of a class the skin does not know: {where.read_text()}")
         safe = game.safe_clicked if game is not None else set()
         mines = self.mines if self.mines is not None else self._mines_shown
         return reading_with_unknown(view, self.located, previous, safe, mines, self.reader.judge)
-
-    def unknown_dir(self) -> Path:
-        """Where frames with cells of an unknown class are kept: the log's ``unknown``
-        folder, else a new temporary folder (said in the message)."""
-        if self._unknown_dir is None:
-            if self.log_dir is not None:
-                self._unknown_dir = self.log_dir / "unknown"
-            else:
-                self._unknown_dir = Path(tempfile.mkdtemp(prefix="minebot-unknown-"))
-        return self._unknown_dir
 
     def _read_once(self, frame: Frame, previous: Board | None, relocate: bool) -> Any:
         if self.located is None:

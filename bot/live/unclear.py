@@ -226,3 +226,25 @@ def log_unknown_cells(folder: Path, frame: Any, located: Any, cells: Sequence[Po
     )
     write_text(stem.with_suffix(".txt"), text, "unknown cells")
     return stem.with_suffix(".txt")
+
+
+class UnknownCellLog:
+    """The cells of an unknown class met in a run (:attr:`seen`), each logged once (in
+    ``folder``, else a temporary folder made on the first one) and said through ``out``."""
+
+    def __init__(self, folder: Path | None, out: Callable[[str], None]) -> None:
+        self.folder = folder
+        self.out = out
+        self.seen: set[Position] = set()
+
+    def note(self, frame: Any, located: Any, cells: Sequence[Position]) -> None:
+        new = [c for c in cells if c not in self.seen]
+        self.seen.update(cells)
+        if not new:
+            return
+        if self.folder is None:
+            import tempfile
+
+            self.folder = Path(tempfile.mkdtemp(prefix="minebot-unknown-"))
+        note = log_unknown_cells(self.folder, frame, located, new)
+        self.out(f"{len(new)} cell(s) of a class the skin does not know: {note.read_text()}")
