@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Sequence
+from pathlib import Path
 from typing import Any
 
 from bot.live.window import WindowCoveredError, WindowInfo
@@ -28,7 +29,7 @@ class DialogKeeper:
 
     ``watch`` is a :class:`bot.live.window.WindowWatch`, ``known`` the program.json's
     ``dialogs``, ``press(key, window)`` presses a key with the pointer over ``window``, ``out``
-    says what was done.
+    says what was done, ``log`` (a file, optional) keeps it, a line each.
     """
 
     def __init__(
@@ -39,8 +40,10 @@ class DialogKeeper:
         out: Callable[[str], None],
         clock: Callable[[], float],
         sleep: Callable[[float], None],
+        log: Path | None = None,
     ) -> None:
         self.watch = watch
+        self.log = log
         self.known = tuple(known)
         self.press = press
         self.out = out
@@ -101,12 +104,21 @@ class DialogKeeper:
             self.press(key, window)
             if self._gone(window):
                 self.worked.append(f"{window.name}: {key}")
-                self.out(f"closed the game's window {window.name!r} with {key}")
+                self._say(f"closed the game's window {window.name!r} with {key}")
                 return True
         if keys and not any(re.search(d["title"], window.name) for d in self.known):
             self.failed.add(window.name)
-            self.out(f"the game's window {window.name!r} did not close with {', '.join(keys)}")
+            self._say(f"the game's window {window.name!r} did not close with {', '.join(keys)}")
         return False
+
+    def _say(self, line: str) -> None:
+        self.out(line)
+        if self.log is not None:
+            from bot.userfiles import check_output_folder
+
+            check_output_folder(self.log.parent, "game logs")
+            with self.log.open("a", encoding="utf-8") as file:
+                file.write(line + "\n")
 
     def _gone(self, window: WindowInfo) -> bool:
         deadline = self.clock() + CLOSE_TIMEOUT

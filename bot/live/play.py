@@ -138,9 +138,9 @@ class Player:
         #: How to restart when the skin does not say (the launcher's program.json).
         self.fallback_restart = fallback_restart
         #: Dialogs the game opens by itself, how to dismiss them, and what did.
-        self.dialog_keeper = DialogKeeper(
-            watch, dialogs, self._press_over if mouse is not None else None, out, clock, sleep
-        )
+        press = self._press_over if mouse is not None else None
+        dialog_log = log_dir / "dialogs.txt" if log_dir is not None else None
+        self.dialog_keeper = DialogKeeper(watch, dialogs, press, out, clock, sleep, dialog_log)
         self.rejected = 0
         #: Why each rejected frame was rejected (what the reader or the solver said).
         self.rejections: list[str] = []

@@ -136,3 +136,36 @@ def test_window_closed_mid_run_is_an_error_with_the_summary(bare_display):
     assert "closed" in summary["stopped_because"] or "board" in summary["stopped_because"]
     assert err.strip().splitlines()[-1].startswith("minebot play: ")
     assert "Traceback" not in err
+
+
+def test_a_dialog_program_json_does_not_name_is_closed_with_the_usual_keys(tmp_path):
+    """GNOME Mines opens "Congratulations!" (a score table) over the board after a win with a
+    top-ten time (every win, with the fresh config folder of each launch). With the shipped
+    program.json minus its "dialogs", the bot tries Escape (then Return), records what worked,
+    and plays on."""
+    skin_or_skip("gnome-mines")
+    if shutil.which("gnome-mines", path="/usr/games:/usr/bin") is None:
+        pytest.skip("gnome-mines is not installed")
+    root = Path(__file__).resolve().parents[2]
+    skins = tmp_path / "skins"
+    shutil.copytree(root / "templates" / "gnome-mines", skins / "gnome-mines")
+    program = skins / "gnome-mines" / "program.json"
+    data = json.loads(program.read_text())
+    data.pop("dialogs")
+    program.write_text(json.dumps(data))
+    logs = tmp_path / "logs"
+    done = subprocess.run(
+        [sys.executable, "-m", "bot.cli", "demo", "--skin", "gnome-mines", "--size", "8x8n10",
+         "--games", "8", "--json", "--log", str(logs), "--screenshot", str(tmp_path / "g.png")],
+        capture_output=True, text=True, timeout=300, env=dict(os.environ, MINEBOT_SKINS=str(skins)),
+    )  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    summary = one_json_object(done.stdout)
+    assert summary["games"] == 8 and summary["stopped_because"] == "done"
+    assert summary["misreads"] == 0 and summary["misclicks"] == 0
+    if summary["wins"] == 0:
+        pytest.skip("no game won: no score dialog to close this time")
+    assert summary["dialogs"] and all(d.startswith("Congratulations") for d in summary["dialogs"])
+    assert all(d.endswith(": Escape") for d in summary["dialogs"])
+    said = (logs / "dialogs.txt").read_text().splitlines()
+    assert said[0] == "closed the game's window 'Congratulations!' with Escape"
