@@ -105,3 +105,48 @@ def test_a_bad_program_file_or_button_names_the_file_and_key(tmp_path, capsys):
     assert tune_xbomb(tmp_path, "--restart-button", str(big))[0] == 2
     assert f"{big}: the restart button picture is" in capsys.readouterr().err
     assert not (tmp_path / "skins" / "xb").exists()  # refused before any work
+
+
+def test_the_logged_tune_command_teaches_a_class_met_later_keeping_the_rest(
+    tmp_path, monkeypatch, capsys
+):
+    """A skin tuned without any 7; play meets one (seven.png stands for the logged frame) and
+    logs the command of bot.live.unclear.teach_command: run from the screenshots' folder it
+    asks for the new group only, then learns the 7, keeping the other classes, the levels and
+    the program.json."""
+    import shlex
+
+    from bot.live.unclear import teach_command
+    from bot.reading.skins import find_skin
+
+    shots = tmp_path / "shots"
+    shots.mkdir()
+    for name in ("mid.png", "mid.txt", "lost.png", "lost.txt", "seven.png"):
+        shutil.copy(XBOMB / name, shots / name)
+    groups = (XBOMB / "xbomb.groups.txt").read_text().splitlines()
+    (shots / "xb.groups.txt").write_text("\n".join(g for g in groups if " = 7 " not in g))
+    monkeypatch.chdir(shots)
+    out = tmp_path / "skins"
+    first = ["tune", "mid.png", "lost.png", "--name", "xb", "--out", str(out), "--level",
+             "30x16n99", "--restart-key", "s", "--first-click", "unsafe"]  # fmt: skip
+    assert main(first) == 0
+    assert "7" not in json.loads((out / "xb" / "skin.json").read_text())["templates"]
+    command = teach_command(find_skin("xb", dirs=[out]), shots / "seven.png")
+    argv = shlex.split(command)
+    assert argv[:2] == ["minebot", "tune"] and "--level" in argv
+    capsys.readouterr()
+    assert main(argv[1:]) == 1  # one group to name: the 7
+    unnamed = [g for g in (shots / "xb.groups.txt").read_text().splitlines() if "= ?" in g]
+    assert len(unnamed) == 1 and "seven.png" in unnamed[0]
+    text = (shots / "xb.groups.txt").read_text().replace(unnamed[0], unnamed[0].replace("?", "7"))
+    (shots / "xb.groups.txt").write_text(text)
+    assert main(argv[1:]) == 0
+    skin = json.loads((out / "xb" / "skin.json").read_text())
+    assert {"7", "0", "1", "covered", "mine"} <= set(skin["templates"])
+    assert skin["levels"][0]["mines"] == 99
+    program = json.loads((out / "xb" / "program.json").read_text())
+    assert program == {"restart": {"key": "s"}, "first_click": "unsafe"}
+    monkeypatch.setenv("MINEBOT_SKINS", str(out))
+    shutil.copy(XBOMB / "seven.txt", tmp_path / "seven-expected.txt")
+    assert main(["replay", "seven.png", "--skin", "xb", "--expect",
+                 str(tmp_path / "seven-expected.txt")]) == 0  # fmt: skip

@@ -30,20 +30,26 @@ BUTTON_MAX_SIDE = 200
 
 
 def program_for(args: argparse.Namespace) -> dict[str, Any]:
-    """The program description to write: ``--program``'s (checked, naming the file), with
-    the options added (a dialog of the same title replaced); checked against the schema."""
+    """The program description to write: ``--program``'s (else the one a previous tune of this
+    skin wrote; checked, naming the file), with the options added (a dialog of the same title
+    replaced); checked against the schema."""
     from bot.userfiles import read_text
 
     data: dict[str, Any] = {}
-    if args.program is not None:
-        text = read_text(args.program, "program description")
+    program = args.program
+    if program is None and getattr(args, "name", None):
+        # Tuning a skin again (a class met later): keep what its program.json said.
+        from bot.reading.tune import default_out
+
+        earlier = (args.out or default_out()) / args.name / PROGRAM_FILE
+        program = earlier if earlier.is_file() else None
+    if program is not None:
+        text = read_text(program, "program description")
         try:
             data = json.loads(text)
         except json.JSONDecodeError as exc:
-            raise ProgramError(
-                f"{args.program}: the program description is not JSON: {exc}"
-            ) from exc
-        check_program(data, str(args.program))
+            raise ProgramError(f"{program}: the program description is not JSON: {exc}") from exc
+        check_program(data, str(program))
     if args.restart_key:
         data["restart"] = {"key": args.restart_key}
     if args.restart_button is not None:

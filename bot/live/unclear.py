@@ -181,7 +181,8 @@ def classify_view(image: np.ndarray, located: Any) -> CellView:
 def teach_command(skin: Any, frame_path: Path) -> str:
     """The ``minebot tune`` command that teaches ``skin`` the classes shown in ``frame_path``
     along with those it has (tune learns from every screenshot given: the ones the skin was
-    tuned from, as its skin.json lists them, and this frame).
+    tuned from, as its skin.json lists them, and this frame; its levels; its program.json is
+    kept by tune).
 
     >>> from types import SimpleNamespace as S
     >>> meta = {"source": "Cells cut by minebot tune from: a.png, b.png"}
@@ -189,9 +190,12 @@ def teach_command(skin: Any, frame_path: Path) -> str:
     >>> teach_command(skin, Path("/log/unknown-01.png"))
     'minebot tune a.png b.png /log/unknown-01.png --name xbomb --out /s'
     """
-    source = str(getattr(skin, "meta", {}).get("source", ""))
+    meta = getattr(skin, "meta", {})
+    source = str(meta.get("source", ""))
     shots = source.split(": ", 1)[1].split(", ") if source.startswith("Cells cut by") else []
     parts = ["minebot tune", *shots, str(frame_path), "--name", str(getattr(skin, "name", skin))]
+    for level in meta.get("levels", ()):
+        parts += ["--level", f"{level['cols']}x{level['rows']}n{level['mines']}"]
     folder = getattr(skin, "folder", None)
     if folder is not None:
         parts += ["--out", str(Path(folder).parent)]
