@@ -169,3 +169,42 @@ def test_a_dialog_program_json_does_not_name_is_closed_with_the_usual_keys(tmp_p
     assert all(d.endswith(": Escape") for d in summary["dialogs"])
     said = (logs / "dialogs.txt").read_text().splitlines()
     assert said[0] == "closed the game's window 'Congratulations!' with Escape"
+
+
+def test_a_game_started_by_hand_near_the_screen_edge_is_played(bare_display, tmp_path):
+    """xdemineur started by hand (its skin's program.json has no command nor window: only the
+    restart), its window moved against the right and bottom edges of a black bare X screen:
+    `minebot play` finds the board and its window, restarts by the face and plays on."""
+    skin_or_skip("xdemineur")
+    root = Path(__file__).resolve().parents[2]
+    skins = tmp_path / "skins"
+    shutil.copytree(root / "templates" / "xdemineur", skins / "xdemineur")
+    program = json.loads((skins / "xdemineur" / "program.json").read_text())
+    by_hand = {k: program[k] for k in ("restart", "first_click", "park")}
+    (skins / "xdemineur" / "program.json").write_text(json.dumps(by_hand))
+    env = dict(bare_display, MINEBOT_SKINS=str(skins))
+    game = subprocess.Popen(
+        ["/usr/games/xdemineur", "-geometry", "30x16", "-m", "99"],
+        env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+    )  # fmt: skip
+    try:
+        from bot.live.window import X11Windows, find_window
+
+        with mock.patch.dict(os.environ, {"XAUTHORITY": env["XAUTHORITY"]}):
+            windows = X11Windows(env["DISPLAY"])
+            window = find_window(windows, wm_class="xdemineur", timeout=15)
+            r = window.region
+            windows.move(window.id, 1280 - r.width, 1024 - r.height)
+        time.sleep(0.5)
+        done = subprocess.run(
+            [sys.executable, "-m", "bot.cli", "play", "--games", "3", "--json"],
+            capture_output=True, text=True, timeout=180, env=env,
+        )  # fmt: skip
+    finally:
+        game.terminate()
+        game.wait(timeout=10)
+    assert done.returncode == 0, done.stderr
+    summary = one_json_object(done.stdout)
+    assert summary["games"] == 3 and summary["restarts"] >= 2
+    assert summary["misreads"] == 0 and summary["misclicks"] == 0
+    assert "playing xdemineur 30x16" in done.stderr
