@@ -645,20 +645,24 @@ def test_dialogs_are_closed_by_their_key_else_the_usual_keys_else_the_bot_stops(
         ([{"title": "^Congratulations", "key": "q"}], "q", ["q"], True),
         ([], "Return", ["Escape", "Return"], True),  # nothing said: the usual keys
         ([], "none", ["Escape", "Return"], False),  # nothing closes it: stop
+        ([], "Escape", [], False),  # another program's window: no key, stop
     ]
     for known, closing, pressed, closed in cases:
         stack = Stack()
         world = World(8, 8, 1, seed=5)
         watch = WindowWatch(stack, game_window)
-        stack.stack.append(dialog)
+        shown = dialog
+        if pressed == []:
+            shown = WindowInfo(2, "Congratulations!", ("xterm",), Region(120, 60, 80, 80))
+        stack.stack.append(shown)
         player, pointer = make_player(world, watch=watch, dialogs=known)
         player.dialog_keeper.clock = iter(range(0, 1000, 1)).__next__  # no 3 s waits
         keys = []
 
-        def press(key, stack=stack, keys=keys, pointer=pointer, closing=closing):
+        def press(key, stack=stack, keys=keys, pointer=pointer, closing=closing, shown=shown):
             keys.append((key, pointer.pos))
             if key == closing:
-                stack.stack.remove(dialog)
+                stack.stack.remove(shown)
 
         pointer.press = press
         if closed:

@@ -2,11 +2,12 @@
 "Congratulations!", "Reset?"), and dismissing them.
 
 A window the game's ``program.json`` names (``"dialogs": [{"title": REGEX, "key": KEY}]``) is
-dismissed with its key. Any other window over the board, or a new window of the game's own
-class beside it, gets the usual keys (:data:`USUAL_KEYS`, each once, with the pointer over it:
+dismissed with its key. Any other window of the game (its WM_CLASS) over the board or newly
+opened beside it gets the usual keys (:data:`USUAL_KEYS`, each once, with the pointer over it:
 on a bare X server the focus follows the pointer). What worked is said and kept
 (:attr:`DialogKeeper.worked`, for the summary and the user's program.json); the bot stops only
-when the board stays covered.
+when the board stays covered. Another program's window over the board is never sent a key:
+the bot stops.
 """
 
 from __future__ import annotations
@@ -68,7 +69,17 @@ class DialogKeeper:
         for dialog in self.known:
             if re.search(dialog["title"], window.name):
                 return (str(dialog["key"]),)
-        return () if window.name in self.failed else USUAL_KEYS
+        if window.name in self.failed or not self._the_games(window):
+            return ()
+        return USUAL_KEYS
+
+    def _the_games(self, window: WindowInfo) -> bool:
+        """True when ``window`` belongs to the game (its WM_CLASS shares a part with the game
+        window's; without a watched window, any): another program's window is not dismissed."""
+        game = getattr(self.watch, "window", None)
+        if game is None:
+            return True
+        return bool({c.lower() for c in game.wm_class} & {c.lower() for c in window.wm_class})
 
     def check(self) -> None:
         """Raise :class:`bot.errors.WindowError` if the game window closed, moved or changed
