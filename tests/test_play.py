@@ -18,15 +18,10 @@ import pytest
 
 from bot.errors import MouseError, PlayError, WindowError
 from bot.live.capture import Frame, Region
+from bot.live.looking import Reader, Timing
 from bot.live.mouse import Mouse, MouseMapping
-from bot.live.play import (
-    ClickLedger,
-    Player,
-    Reader,
-    Timing,
-    inconsistent_cells,
-    plan_clicks,
-)
+from bot.live.planning import ClickLedger, inconsistent_cells, plan_clicks
+from bot.live.play import Player
 from bot.reading.grid import Grid
 from solver.board import Board
 from solver.errors import MinebotError
@@ -35,8 +30,18 @@ from solver.game import Game
 TEMPLATES = Path(__file__).resolve().parents[1] / "templates"
 PITCH = 6
 MARGIN = 4
-FAST = Timing(quiet=0.0, change_timeout=0.05, poll=0.0, reread_tries=3)
+FAST = Timing(
+    quiet=0.0,
+    change_timeout=0.05,
+    late_change_timeout=0.1,
+    poll=0.0,
+    reread_tries=3,
+    cover_timeout=0.3,
+    unknown_after=0.1,
+    cover_poll=0.0,
+)
 STATES = {"playing": 0, "won": 1, "lost": 2}
+UNKNOWN = 1  # the grey level of a cell the simulated reader cannot read
 
 
 class FakeNotFound(MinebotError):
@@ -78,6 +83,11 @@ class World:
         self.ignore_clicks = False
         self.restarts = 0
         self.pressed_frames = 0  # grabs that still show the clicked cell "pressed", not opened
+        self.unknown_class = ""  # board characters drawn in a way the reader does not know
+        self.cover: tuple[int, int, int, int] | None = None  # x, y, w, h of cells covered
+        self.cover_grabs = 0  # grabs the cover stays after the game ends
+        self.outcomes: list[str] = []  # each game's true outcome, at its restart
+        self.clicked_open: list[tuple[int, int]] = []  # clicks on opened cells it cannot read
         self._pressed: list[tuple[Board, tuple[int, int]]] = []
 
     def render(self) -> np.ndarray:
@@ -90,7 +100,14 @@ class World:
             board[px, py] = "?"  # drawn differently from covered, but still not opened
         for (x, y), ch in board.items():
             top, left = MARGIN + y * PITCH, MARGIN + x * PITCH
-            image[top : top + PITCH, left : left + PITCH] = ord(ch)
+            image[top : top + PITCH, left : left + PITCH] = (
+                UNKNOWN if ch in self.unknown_class else ord(ch)
+            )
+        if self.cover is not None and self.game.state != "playing" and self.cover_grabs > 0:
+            self.cover_grabs -= 1  # a message over the board at the game's end, for a while
+            cx, cy, cw, ch_ = self.cover
+            image[MARGIN + cy * PITCH : MARGIN + (cy + ch_) * PITCH,
+                  MARGIN + cx * PITCH : MARGIN + (cx + cw) * PITCH] = UNKNOWN  # fmt: skip
         image[0, 0] = STATES[self.game.state]
         return image
 
@@ -100,6 +117,7 @@ class World:
         return Frame(self.render(), self.region)
 
     def restart(self, player, frame, reading):
+        self.outcomes.append(self.game.state)
         self.restarts += 1
         self._pressed = []
         self.seed += 1
@@ -110,6 +128,8 @@ class World:
         x, y = int((fx - MARGIN) // PITCH), int((fy - MARGIN) // PITCH)
         assert 0 <= x < self.size[0] and 0 <= y < self.size[1], "click outside the board"
         self.opened.append((x, y))
+        if self.game.board[x, y] != "." and self.game.board[x, y] in self.unknown_class:
+            self.clicked_open.append((x, y))  # a cell shown as no class the reader knows
         self._pressed = [(self.game.board, (x, y))] * self.pressed_frames
         if not self.ignore_clicks and self.game.state == "playing":
             self.game.open(x, y)
@@ -153,17 +173,43 @@ def fake_locate(image, skins=None):
     return Located("fake", Grid(MARGIN, MARGIN, PITCH, PITCH, cols, rows))
 
 
-def fake_read(image, located, mines=None):
+def fake_view(image, located):
+    """Every cell's character ('?' where unreadable) and the unreadable ones."""
+    from bot.live.unclear import CellView
+
     g = located.grid
-    rows = []
-    for y in range(g.rows):
-        rows.append(
-            "".join(
-                chr(image[MARGIN + y * PITCH + 1, MARGIN + x * PITCH + 1, 0]) for x in range(g.cols)
-            )
-        )
+    levels = np.array(
+        [[image[MARGIN + y * PITCH + 1, MARGIN + x * PITCH + 1, 0] for x in range(g.cols)]
+         for y in range(g.rows)]
+    )  # fmt: skip
+    doubtful = levels == UNKNOWN
+    chars = tuple("".join("?" if v == UNKNOWN else chr(v) for v in row) for row in levels)
+    return CellView(chars, doubtful)
+
+
+def fake_judge(board, skin, mines):
+    from types import SimpleNamespace
+
+    from bot.reading.read import game_state
+
+    return game_state(board, SimpleNamespace(lost_chars="X"), mines)
+
+
+def fake_read(image, located, mines=None):
+    view = fake_view(image, located)
+    if view.doubtful.any():
+        raise FakeLowConfidence(f"cells {view.doubtful_cells} do not read")
     state = {v: k for k, v in STATES.items()}[int(image[0, 0, 0])]
-    return Reading(located, Board("\n".join(rows)), state, mines)
+    return Reading(located, Board("\n".join(view.chars)), state, mines)
+
+
+def fake_reader(read=None, locate=fake_locate, mines=None):
+    if read is None:
+
+        def read(im, loc):
+            return fake_read(im, loc, mines)
+
+    return Reader(locate, read, fake_view, fake_judge)
 
 
 def min_risk_plan(board, mines):
@@ -183,15 +229,15 @@ def min_risk_plan(board, mines):
 
 def make_player(world, reader=None, **kwargs):
     pointer = kwargs.pop("pointer", None) or Pointer(world)
+    kwargs.setdefault("restart", world.restart)
+    kwargs.setdefault("timing", FAST)
     mouse = Mouse(pointer)
     player = Player(
         world,
         world.region,
         mouse,
         MouseMapping(1.0, 1.0),
-        reader=reader or Reader(fake_locate, lambda im, loc: fake_read(im, loc, world.size[2])),
-        restart=world.restart,
-        timing=FAST,
+        reader=reader or fake_reader(mines=world.size[2]),
         out=lambda line: None,
         plan=min_risk_plan,
         park=(world.region.left + 1, world.region.top + 1),
@@ -278,7 +324,9 @@ def test_first_click_rules_come_from_program_json(tmp_path, monkeypatch):
         json.dumps({**shipped, "first_click": "middle"})
     )
     monkeypatch.setenv("MINEBOT_SKINS", str(tmp_path))
-    with pytest.raises(ProgramError, match=r'gnome-mines/program.json: .*"first_click" is .middle'):
+    with pytest.raises(
+        ProgramError, match=r"gnome-mines/program.json: key 'first_click': 'middle' is not one of"
+    ):
         load_program("gnome-mines")
 
 
@@ -312,7 +360,7 @@ def test_a_misread_frame_is_read_again():
             raise FakeLowConfidence("cell (3, 4) below threshold")
         return fake_read(image, located, 10)
 
-    player, _ = make_player(world, reader=Reader(fake_locate, flaky_read))
+    player, _ = make_player(world, reader=fake_reader(flaky_read))
     result = player.run(1).results[0]
     assert result.rejected_frames == 1
     assert result.outcome in ("won", "lost")
@@ -324,8 +372,8 @@ def test_a_board_that_never_reads_cleanly_stops_without_clicking():
     def bad_read(image, located):
         raise FakeLowConfidence("cell (3, 4) has confidence 0.41")
 
-    player, _ = make_player(world, reader=Reader(fake_locate, bad_read))
-    with pytest.raises(PlayError, match=r"after 3 tries, nothing clicked: cell \(3, 4\)"):
+    player, _ = make_player(world, reader=fake_reader(bad_read))
+    with pytest.raises(PlayError, match=r"nothing clicked: cell \(3, 4\)"):
         player.run(1)
     assert world.opened == []
 
@@ -337,7 +385,7 @@ def test_a_contradictory_board_stops_without_clicking():
         reading = fake_read(image, located, 10)
         return Reading(reading.located, Board("3" + "." * 8 + ("\n" + "." * 9) * 8), "playing", 1)
 
-    player, _ = make_player(world, reader=Reader(fake_locate, contradictory), mines=1)
+    player, _ = make_player(world, reader=fake_reader(contradictory), mines=1)
     with pytest.raises(PlayError, match="nothing clicked"):
         player.run(1)
     assert world.opened == []
@@ -360,8 +408,8 @@ def test_changed_numbers_between_readings_stop_the_bot():
                 board[x, y] = "0"
         return Reading(reading.located, board, reading.state, 10)
 
-    player, _ = make_player(world, reader=Reader(fake_locate, drifting))
-    with pytest.raises(PlayError, match=r"after 3 tries, nothing clicked: revealed cells changed"):
+    player, _ = make_player(world, reader=fake_reader(drifting))
+    with pytest.raises(PlayError, match=r"nothing clicked: revealed cells changed"):
         player.run(1)
     assert len(world.opened) == len(set(world.opened))
 
@@ -409,7 +457,7 @@ def test_board_that_moves_is_a_clear_stop():
             raise FakeLowConfidence("grid does not fit")
         return fake_read(image, located, 10)
 
-    player, pointer = make_player(world, reader=Reader(locate, read))
+    player, pointer = make_player(world, reader=fake_reader(read, locate))
     original = pointer.mouseUp
 
     def up(button="left"):
@@ -518,8 +566,8 @@ def test_restart_by_key_and_by_click_relative_to_the_board():
 
     for spec in ({"key": "n"}, {"click": {"x_fraction": 0.5, "y_offset": -2}}):
         world = World(8, 8, 1, seed=5)
-        player, pointer = make_player(world)
-        player.restart = restart_from_skin
+        located = Located(SkinStub("stub", {"restart": spec}), fake_locate(world.render()).grid)
+        player, pointer = make_player(world, restart=restart_from_skin, located=located)
         events = []
         original_up = pointer.mouseUp
 
@@ -537,8 +585,6 @@ def test_restart_by_key_and_by_click_relative_to_the_board():
                 original_up(button)
 
         pointer.press, pointer.mouseUp = press, up
-        player.located = fake_locate(world.render())
-        player.located = Located(SkinStub("stub", {"restart": spec}), player.located.grid)
         summary = player.run(2)
         assert summary.wins == 2 and world.restarts == 1
         if "key" in spec:
@@ -551,9 +597,8 @@ def test_restart_without_instructions_is_a_clear_error():
     from bot.live.restart import restart_from_skin
 
     world = World(8, 8, 1, seed=5)
-    player, _ = make_player(world)
-    player.restart = restart_from_skin
-    player.located = Located(SkinStub("stub", {}), fake_locate(world.render()).grid)
+    located = Located(SkinStub("stub", {}), fake_locate(world.render()).grid)
+    player, _ = make_player(world, restart=restart_from_skin, located=located)
     with pytest.raises(PlayError, match="does not say how to restart"):
         player.run(2)
 
@@ -582,7 +627,7 @@ def test_audit_checks_every_acted_board_against_the_mines_shown_after_a_loss():
     assert audit_boards([wrong], final, 11) == []  # not every mine shown: nothing to check
 
 
-def test_a_known_dialog_over_the_board_is_dismissed_an_unknown_one_stops():
+def test_dialogs_are_closed_by_their_key_else_the_usual_keys_else_the_bot_stops():
     from bot.live.window import WindowInfo, WindowWatch
 
     game_window = WindowInfo(1, "Mines", ("gnome-mines",), Region(100, 50, 200, 200))
@@ -590,31 +635,61 @@ def test_a_known_dialog_over_the_board_is_dismissed_an_unknown_one_stops():
 
     class Stack:
         def __init__(self):
-            self.stack = [game_window, dialog]
+            self.stack = [game_window]
 
         def windows(self):
             return list(self.stack)
 
-    for title, dismissed in (("^Congratulations", True), ("^Best Times", False)):
+    # (program.json's dialogs, the key that closes the window, keys pressed, closed)
+    cases = [
+        ([{"title": "^Congratulations", "key": "q"}], "q", ["q"], True),
+        ([], "Return", ["Escape", "Return"], True),  # nothing said: the usual keys
+        ([], "none", ["Escape", "Return"], False),  # nothing closes it: stop
+        ([], "Escape", [], False),  # another program's window: no key, stop
+    ]
+    for known, closing, pressed, closed in cases:
         stack = Stack()
         world = World(8, 8, 1, seed=5)
-        player, pointer = make_player(world, watch=WindowWatch(stack, game_window))
-        player.dialogs = ({"title": title, "key": "Escape"},)
+        watch = WindowWatch(stack, game_window)
+        shown = dialog
+        if pressed == []:
+            shown = WindowInfo(2, "Congratulations!", ("xterm",), Region(120, 60, 80, 80))
+        stack.stack.append(shown)
+        player, pointer = make_player(world, watch=watch, dialogs=known)
+        player.dialog_keeper.clock = iter(range(0, 1000, 1)).__next__  # no 3 s waits
         keys = []
 
-        def press(key, stack=stack, keys=keys, pointer=pointer):
+        def press(key, stack=stack, keys=keys, pointer=pointer, closing=closing, shown=shown):
             keys.append((key, pointer.pos))
-            stack.stack.remove(dialog)
+            if key == closing:
+                stack.stack.remove(shown)
 
         pointer.press = press
-        if dismissed:
+        if closed:
             player.check_window()
-            assert keys == [("Escape", (160, 80))]  # pressed with the pointer over the dialog
             assert stack.windows() == [game_window]
+            assert player.dialog_keeper.worked == [f"Congratulations!: {closing}"]
         else:
             with pytest.raises(WindowError, match="covered by 'Congratulations!'"):
                 player.check_window()
-            assert keys == []
+        # each key pressed once, with the pointer over the dialog
+        assert keys == [(k, (160, 80)) for k in pressed]
+
+
+def test_a_new_window_of_the_game_beside_the_board_is_closed_too():
+    from bot.live.window import WindowInfo, WindowWatch
+
+    game_window = WindowInfo(1, "Mines", ("gnome-mines",), Region(100, 50, 200, 200))
+    scores = WindowInfo(2, "Scores", ("gnome-mines",), Region(400, 60, 80, 80))
+    other = WindowInfo(3, "xterm", ("xterm",), Region(400, 300, 80, 80))
+    stack = [game_window]
+    world = World(8, 8, 1, seed=5)
+    watch = WindowWatch(type("S", (), {"windows": lambda self: list(stack)})(), game_window)
+    stack += [scores, other]
+    player, pointer = make_player(world, watch=watch)
+    pointer.press = lambda key: stack.remove(scores) if key == "Escape" else None
+    player.check_window()
+    assert stack == [game_window, other] and player.dialog_keeper.worked == ["Scores: Escape"]
 
 
 def test_locate_waits_until_a_new_window_is_drawn():
@@ -650,3 +725,63 @@ def test_locate_gives_up_after_the_timeout_with_the_readers_error():
 
     with pytest.raises(FakeNotFound, match="no board found"):
         locate_when_drawn(world, world.region, Reader(never, None), None, 0.2)
+
+
+# --- unattended: unknown cell classes, messages over the board ----------------------------
+
+
+def test_an_unknown_digit_is_never_clicked_and_the_game_goes_on(tmp_path):
+    world = World(16, 16, 40, seed=21)
+    world.unknown_class = "3"  # the skin has never seen a 3
+    player, _ = make_player(world, log_dir=tmp_path)
+    summary = player.run(4)
+    assert summary.games == 4 and world.clicked_open == []
+    d = summary.as_dict()
+    assert d["unknown_cells"] > 0 and d["wins"] + d["losses"] + d["abandoned"] == 4
+    assert d["wins"] >= 1  # going on with the 3s as opened cells of unknown number
+    notes = sorted((tmp_path / "unknown").glob("unknown-*.txt"))
+    assert notes and "minebot tune" in notes[0].read_text()
+    assert list((tmp_path / "unknown").glob("unknown-01-cell-*.png"))
+    note = json.loads(notes[0].with_suffix(".json").read_text())
+    for x, y in note["cells"]:  # each logged cell really is a 3 on that game's board
+        assert world.outcomes or world.game.board[x, y] in "3."
+
+
+def test_an_unknown_cell_not_surely_opened_abandons_the_game_and_restarts():
+    def corner_number(seed):  # the unprotected first click in the corner shows a number
+        game = Game(9, 9, 10, rules="unsafe", seed=seed)
+        if game.is_mine(0, 0):
+            return False
+        game.open(0, 0)
+        return game.board[0, 0] in "12345678"
+
+    seed = next(s for s in range(200) if corner_number(s))
+    world = World(9, 9, 10, seed=seed, rules="unsafe")
+    world.unknown_class = "12345678"  # no digit reads
+    player, _ = make_player(world)
+    summary = player.run(2)
+    assert summary.results[0].outcome == "abandoned"
+    assert summary.results[0].unknown_cells == ((0, 0),)
+    assert world.restarts == 1 and summary.restarts == 1
+    assert world.clicked_open == [] and summary.as_dict()["abandoned"] >= 1
+
+
+def test_a_message_over_the_board_at_the_end_is_waited_out():
+    world = World(9, 9, 20, seed=4)
+    world.cover = (1, 2, 7, 3)  # "You have lost." over three rows
+    timing = Timing(quiet=0.0, change_timeout=0.05, late_change_timeout=0.1, reread_tries=3,
+                    cover_timeout=5.0, unknown_after=4.0, cover_poll=0.01)  # fmt: skip
+
+    def restart(player, frame, reading):
+        world.restart(player, frame, reading)
+        world.cover_grabs = 12  # the next game's end shows the message again
+
+    world.cover_grabs = 12
+    player, _ = make_player(world, timing=timing, restart=restart)
+    summary = player.run(6)
+    world.outcomes.append(world.game.state)
+    assert [r.outcome for r in summary.results] == world.outcomes
+    assert summary.abandoned == 0 and summary.restarts == 5
+    assert all(r.rejected_frames > 0 for r in summary.results)  # each end was covered
+    # a loss whose exploded mine lies outside the message is counted without waiting
+    assert any(r.outcome == "lost" and r.end_seen for r in summary.results)

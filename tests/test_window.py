@@ -125,10 +125,23 @@ def test_missing_executable_is_named():
 def test_malformed_program_file_names_the_file(tmp_path, monkeypatch):
     folder = tmp_path / "broken"
     folder.mkdir()
-    (folder / "program.json").write_text(json.dumps({"command": [], "window": {}}))
     monkeypatch.setattr("bot.live.programs.template_dirs", lambda: [tmp_path])
-    with pytest.raises(ProgramError, match=r"broken/program.json: malformed"):
-        load_program("broken")
+    cases = [  # (program.json, what the message says after the file name)
+        ({"command": []}, "key 'command': [] should be non-empty"),
+        ({"first_clik": "opening"}, "unknown key 'first_clik' (known: about, command,"),
+        ({"window": {"title": "Mines"}}, "unknown key 'window.title' (known: name, class)"),
+        ({"restart": {"key": "n", "click": {}}}, "key 'restart': give exactly one of"),
+        ({"restart": {"button": "../face.png"}}, "key 'restart.button': '../face.png' does"),
+        ({"park": [0.5, 2]}, "key 'park.1': 2 is greater than the maximum of 1"),
+        ({"dialogs": [{"title": "Scores"}]}, "key 'dialogs.0': 'key' is a required property"),
+        ({"window_size": {"big": [1, 2]}}, "key 'window_size': 'big' does not match"),
+        ({"pointer_inside": "yes"}, "key 'pointer_inside': 'yes' is not of type 'boolean'"),
+    ]
+    for data, said in cases:
+        (folder / "program.json").write_text(json.dumps(data))
+        with pytest.raises(ProgramError) as caught:
+            load_program("broken")
+        assert str(caught.value).startswith(f"{folder / 'program.json'}: {said}"), caught.value
     (folder / "program.json").write_text("{not json")
     with pytest.raises(ProgramError, match=r"broken/program.json: cannot read"):
         load_program("broken")
@@ -141,3 +154,14 @@ def test_park_point_is_inside_the_window():
     x, y = program.park_point(GAME)
     assert GAME.region.left <= x < GAME.region.right and GAME.region.top <= y < GAME.region.bottom
     assert size_key(30, 16, 99) in program.window_size
+
+
+def test_a_game_started_by_hand_needs_neither_command_nor_window(tmp_path, monkeypatch):
+    folder = tmp_path / "byhand"
+    folder.mkdir()
+    (folder / "program.json").write_text(json.dumps({"restart": {"key": "F2"}}))
+    monkeypatch.setattr("bot.live.programs.template_dirs", lambda: [tmp_path])
+    program = load_program("byhand")
+    assert program.restart == {"key": "F2"} and program.command == ()
+    with pytest.raises(ProgramError, match='no "command": minebot cannot start this game'):
+        program.argv(9, 9, 10)

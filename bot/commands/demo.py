@@ -10,6 +10,7 @@ from __future__ import annotations
 import argparse
 import sys
 from pathlib import Path
+from typing import Any
 
 from bot.commands.args import board_size, nonnegative_int, positive_int
 
@@ -69,7 +70,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from bot.errors import ProgramError
+    from bot.commands.play import play_and_report
     from bot.live.programs import RunningGame, load_program
     from bot.live.xvfb import VirtualDisplay
     from bot.userfiles import check_image_output, check_output_folder, write_image
@@ -81,34 +82,38 @@ def run(args: argparse.Namespace) -> int:
     if args.log is not None:
         check_output_folder(args.log, "game logs")
     out = (lambda line: print(line, file=sys.stderr)) if args.json else print
-    with (
-        VirtualDisplay(display=args.display) as display,
-        RunningGame(program, cols, rows, mines, display.env) as game,
-    ):
-        # Everything that talks to X (mss, pyautogui) is set up only now, on the new display.
-        from bot.commands.play import report, skins_for
-        from bot.live.attach import attach
-        from bot.live.capture import ScreenCapture
-        from bot.live.mouse import Mouse
 
-        out(f"virtual display {display.name}: {args.skin} {cols}x{rows} with {mines} mines")
-        with ScreenCapture() as capture:
-            attached = attach(
-                capture,
-                Mouse(),
-                skins=skins_for(args.skin),
-                window=game.window,
-                program=program,
-                mines=mines,
-                log_dir=args.log,
-                out=out,
-            )
-            summary = attached.player.run(args.games)
-            if game.window is None:
-                raise ProgramError("the game window is gone: no final screenshot")
-            final = capture.grab(game.window.region)
-            write_image(args.screenshot, final.image, "screenshot")
-    report(summary, args.json)
-    # The full path: the run may have changed folders (bot/demo.sh runs from the repository).
-    out(f"final screenshot: {args.screenshot.resolve()}")
-    return 0
+    def play(summary: Any) -> None:
+        with (
+            VirtualDisplay(display=args.display) as display,
+            RunningGame(program, cols, rows, mines, display.env) as game,
+        ):
+            # Everything that talks to X (mss, pyautogui) is set up only now, on the new display.
+            from bot.commands.play import skins_for
+            from bot.live.attach import attach
+            from bot.live.capture import ScreenCapture
+            from bot.live.mouse import Mouse
+
+            out(f"virtual display {display.name}: {args.skin} {cols}x{rows} with {mines} mines")
+            with ScreenCapture() as capture:
+                attached = attach(
+                    capture,
+                    Mouse(),
+                    skins=skins_for(args.skin),
+                    window=game.window,
+                    program=program,
+                    mines=mines,
+                    log_dir=args.log,
+                    out=out,
+                )
+                try:
+                    attached.player.run(args.games, summary)
+                finally:
+                    if game.window is not None and game.running:
+                        final = capture.grab(game.window.region)
+                        write_image(args.screenshot, final.image, "screenshot")
+                        # The full path: the run may have changed folders (bot/demo.sh runs
+                        # from the repository).
+                        out(f"final screenshot: {args.screenshot.resolve()}")
+
+    return play_and_report(args.games, args.json, play)

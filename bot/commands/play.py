@@ -7,9 +7,13 @@ The board is looked for on the whole desktop (every monitor), in every installed
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
+import os
 import sys
+from collections.abc import Callable, Iterator
 from pathlib import Path
+from typing import Any
 
 from bot.commands.args import nonnegative_int, positive_int
 
@@ -68,30 +72,82 @@ def run(args: argparse.Namespace) -> int:
         check_image_output(args.overlay, "overlay")
     if args.log is not None:
         check_output_folder(args.log, "game logs")
-    with ScreenCapture() as capture:
-        if args.hint:
+    if args.hint:
+        with ScreenCapture() as capture:
             return hint(capture, skins, args)
+    out = (lambda line: print(line, file=sys.stderr)) if args.json else print
+
+    def play(summary: Any) -> None:
         from bot.live.attach import attach
         from bot.live.mouse import Mouse
 
-        out = (lambda line: print(line, file=sys.stderr)) if args.json else print
-        attached = attach(
-            capture, Mouse(), skins=skins, mines=args.mines, log_dir=args.log, out=out
-        )
-        where = attached.window.name if attached.window is not None else "the screen"
-        grid = attached.player.located.grid
-        out(f"playing {attached.skin.name} {grid.cols}x{grid.rows} in {where!r}")
-        summary = attached.player.run(args.games)
-    report(summary, args.json)
+        with ScreenCapture() as capture:
+            attached = attach(
+                capture, Mouse(), skins=skins, mines=args.mines, log_dir=args.log, out=out
+            )
+            where = attached.window.name if attached.window is not None else "the screen"
+            grid = attached.player.located.grid
+            out(f"playing {attached.skin.name} {grid.cols}x{grid.rows} in {where!r}")
+            attached.player.run(args.games, summary)
+
+    return play_and_report(args.games, args.json, play)
+
+
+@contextlib.contextmanager
+def stdout_to_stderr() -> Iterator[None]:
+    """While the block runs, whatever is written to stdout goes to stderr: Python's prints
+    (python-xlib warns on stdout about an empty Xauthority file) and C code writing to file
+    descriptor 1 alike, so that stdout ends up holding only what is printed after the block."""
+    sys.stdout.flush()
+    saved = os.dup(1)
+    try:
+        os.dup2(2, 1)
+        with contextlib.redirect_stdout(sys.stderr):
+            yield
+    finally:
+        sys.stderr.flush()
+        os.dup2(saved, 1)
+        os.close(saved)
+
+
+def stop_reason(exc: BaseException) -> str:
+    """What the summary says stopped the run early.
+
+    >>> stop_reason(KeyboardInterrupt()), stop_reason(ValueError("bad"))
+    ('interrupted (Ctrl-C)', 'error: ValueError: bad')
+    """
+    from solver.errors import MinebotError
+
+    if isinstance(exc, KeyboardInterrupt):
+        return "interrupted (Ctrl-C)"
+    if isinstance(exc, MinebotError):
+        return str(exc)
+    return f"error: {type(exc).__name__}: {exc}"
+
+
+def play_and_report(games: int, as_json: bool, play: Callable[[Any], None]) -> int:
+    """Run ``play(summary)`` and print the summary however it ends (done, an error, Ctrl-C):
+    with ``as_json`` stdout holds that one JSON object and nothing else. An error is raised
+    again after the summary (the CLI prints it on stderr and exits 2, or 130 on Ctrl-C)."""
+    from bot.live.summary import Summary
+
+    summary = Summary(games_wanted=games)
+    try:
+        with stdout_to_stderr() if as_json else contextlib.nullcontext():
+            play(summary)
+    except BaseException as exc:
+        summary.stopped_because = stop_reason(exc)
+        report(summary, as_json)
+        raise
+    report(summary, as_json)
     return 0
 
 
-def report(summary, as_json: bool) -> None:
+def report(summary: Any, as_json: bool) -> None:
     if as_json:
-        d = summary.as_dict()
-        print(json.dumps(d))
+        print(json.dumps(summary.as_dict()), flush=True)
     else:
-        print(summary.line())
+        print(summary.line(), flush=True)
 
 
 def hint(capture, skins, args: argparse.Namespace) -> int:

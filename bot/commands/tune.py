@@ -10,11 +10,26 @@ and a groups file were written; fill it in and run again); 2: an error saying wh
 from __future__ import annotations
 
 import argparse
+import re
 import sys
 import time
 from pathlib import Path
 
 from bot.commands.args import board_size
+from bot.live.program_schema import FIRST_CLICK_RULES
+
+
+def dialog_arg(text: str) -> dict[str, str]:
+    """``TITLE=KEY`` -> a program.json dialog (the title matched literally, from its start).
+
+    >>> d = dialog_arg("Fastest Times (1)=Return")
+    >>> d["key"], re.search(d["title"], "Fastest Times (1)") is not None
+    ('Return', True)
+    """
+    title, sep, key = text.rpartition("=")
+    if not sep or not title.strip() or not key.strip():
+        raise argparse.ArgumentTypeError(f"--dialog {text!r}: expected TITLE=KEY")
+    return {"title": "^" + re.escape(title.strip()), "key": key.strip()}
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -44,27 +59,59 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         metavar="COLSxROWSnMINES",
         help="a standard board size of the game, e.g. 30x16n99 (repeatable)",
     )
-    parser.add_argument("--restart-key", help="key that starts a new game (skin.json restart)")
-    parser.add_argument(
-        "--program", type=Path, metavar="PROGRAM.json", help="how to start the game (copied)"
+    play = parser.add_argument_group(
+        "what play needs (written to the skin's program.json; see the README's keys)"
+    )
+    restart = play.add_mutually_exclusive_group()
+    restart.add_argument("--restart-key", metavar="KEY", help="key that starts a new game: n, F2")
+    restart.add_argument(
+        "--restart-button",
+        type=Path,
+        metavar="BUTTON.png",
+        help="picture of the button that starts a new game (a face), cut from a screenshot",
+    )
+    play.add_argument(
+        "--first-click",
+        choices=FIRST_CLICK_RULES,
+        help="what the game guarantees about the first click",
+    )
+    play.add_argument(
+        "--dialog",
+        action="append",
+        type=dialog_arg,
+        default=[],
+        metavar="TITLE=KEY",
+        help="a window the game opens by itself and the key that closes it (repeatable)",
+    )
+    play.add_argument(
+        "--pointer-inside",
+        action="store_true",
+        help="the game pauses or drops keys when the pointer leaves its window",
+    )
+    play.add_argument(
+        "--program",
+        type=Path,
+        metavar="PROGRAM.json",
+        help="a program.json to start from (how to launch the game); the options above add to it",
     )
     parser.add_argument("--game", default="", help="what the game is, for skin.json")
     parser.set_defaults(func=run)
 
 
 def run(args: argparse.Namespace) -> int:
+    from bot.commands.teach import check_button, program_for, write_program
     from bot.reading.tune import tune
 
     start = time.perf_counter()
-    restart = {"key": args.restart_key} if args.restart_key else None
+    # What play needs, checked before the work (a bad option or file: one line, exit 2).
+    program = program_for(args)
+    button = check_button(args.restart_button) if args.restart_button else None
     result = tune(
         args.images,
         args.name,
         out=args.out,
         groups_file=args.groups,
         levels=args.level,
-        restart=restart,
-        program=args.program,
         game=args.game,
     )
     seconds = time.perf_counter() - start
@@ -100,5 +147,11 @@ def run(args: argparse.Namespace) -> int:
             "not seen (the reader refuses such cells until you tune again with a screenshot "
             f"showing them): {', '.join(result.missing)}"
         )
+    write_program(result.folder, program, button)
     print(f"skin tolerance {result.tolerance}; wrote {result.folder} in {seconds:.2f} s")
+    if "restart" not in program:
+        print(
+            "warning: no --restart-key or --restart-button: play cannot start the next game "
+            'by itself (a --program with a "restart" would do too)'
+        )
     return 0

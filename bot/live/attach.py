@@ -13,8 +13,9 @@ import numpy as np
 
 from bot.errors import ProgramError, WindowError
 from bot.live.capture import Frame, Region
+from bot.live.looking import STOP_ERRORS, Reader, Timing
 from bot.live.mouse import Mouse, MouseMapping
-from bot.live.play import STOP_ERRORS, Player, Reader
+from bot.live.play import Player
 from solver.errors import MinebotError
 
 
@@ -28,9 +29,10 @@ class Attached:
     frame: Frame
 
 
-def find_game_window(board_desktop: Region) -> tuple[Any, Any]:
-    """The top-most X11 window holding the board (and the window backend), or (None, None)
-    where there is no X11 window system to ask."""
+def find_game_window(board_desktop: Region, program: Any = None) -> tuple[Any, Any]:
+    """The top-most X11 window holding the board (of those the skin's ``program`` names by
+    title or class, when it names any and one holds the board) and the window backend, or
+    (None, None) where there is no X11 window system to ask (a game started by hand)."""
     import os
     import sys
 
@@ -45,6 +47,9 @@ def find_game_window(board_desktop: Region) -> tuple[Any, Any]:
     holders = [w for w in backend.windows() if w.region.contains(board_desktop)]
     if not holders:
         return None, backend
+    if program is not None and (program.window_name or program.window_class):
+        named = [w for w in holders if w.matches(program.window_name, program.window_class)]
+        holders = named or holders
     return holders[-1], backend
 
 
@@ -111,7 +116,17 @@ def attach(
     park = None
     if program is not None:
         player_options.setdefault("first_click", program.first_click)
+        player_options.setdefault("fallback_restart", program.restart)
+        player_options.setdefault("dialogs", program.dialogs)
+        if program.settle_quiet is not None:
+            timing = player_options.get("timing", Timing())
+            player_options["timing"] = replace(timing, quiet=program.settle_quiet)
         park = program.park_point(window) if window is not None else None
+        if program.pointer_inside and park is None:
+            raise ProgramError(
+                f'the program.json of {program.skin} says "pointer_inside": the game needs '
+                "the pointer kept in its window, and no window holding the board was found"
+            )
     mapping = measure_mapping(capture.monitors, mouse.size()) if mouse else MouseMapping()
     player = Player(
         capture,
@@ -119,17 +134,12 @@ def attach(
         mouse,
         mapping,
         reader=reader,
+        located=located,
         skins=[located.skin],
         watch=watch,
         park=park,
         **player_options,
     )
-    player.located = located
-    if program is not None:
-        player.fallback_restart = program.restart
-        player.dialogs = program.dialogs
-        if program.settle_quiet is not None:
-            player.timing = replace(player.timing, quiet=program.settle_quiet)
     return Attached(player, located.skin, window, frame)
 
 
@@ -143,7 +153,8 @@ def _game_window(
 
         return window, X11Windows()
     desktop, located = locate_when_drawn(capture, None, reader, skins, timeout)
-    return find_game_window(board_on_desktop(desktop, located.grid))
+    program = _program_of(located.skin.name)
+    return find_game_window(board_on_desktop(desktop, located.grid), program)
 
 
 def _watch_board(backend: Any, window: Any, board: Region) -> Any:

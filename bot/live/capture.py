@@ -64,6 +64,18 @@ class Region:
             and other.top < self.bottom
         )
 
+    def clipped(self, other: Region) -> Region | None:
+        """The part of this rectangle inside ``other`` (None when they do not overlap).
+
+        >>> Region(620, 593, 661, 432).clipped(Region(0, 0, 1280, 1024))
+        Region(left=620, top=593, width=660, height=431)
+        """
+        left, top = max(self.left, other.left), max(self.top, other.top)
+        right, bottom = min(self.right, other.right), min(self.bottom, other.bottom)
+        if right <= left or bottom <= top:
+            return None
+        return Region(left, top, right - left, bottom - top)
+
     def as_mss(self) -> dict[str, int]:
         return {"left": self.left, "top": self.top, "width": self.width, "height": self.height}
 
@@ -160,10 +172,15 @@ class ScreenCapture:
         return Region.from_mss(monitors[1] if len(monitors) > 1 else monitors[0])
 
     def grab(self, region: Region | None = None) -> Frame:
-        """A frame of ``region`` (default: the whole desktop)."""
+        """A frame of ``region`` (default: the whole desktop), cut to the desktop: a window
+        partly off the screen (a border past the edge) gives the part on it."""
         if self._sct is None:
             self.open()
-        region = region or self.monitors[0]
+        desktop = self.monitors[0]
+        wanted = region or desktop
+        region = wanted.clipped(desktop)
+        if region is None:
+            raise DisplayError(f"{wanted} is off the screen ({desktop}): nothing to capture")
         try:
             shot = self._sct.grab(region.as_mss())
         except Exception as exc:

@@ -2,314 +2,88 @@
 
 One pass of :meth:`Player.play_game`:
 
-1. grab the game's region until the board has *settled* (the board area stopped changing for
-   a moment: frames are compared, never a blind sleep);
-2. read it (:func:`bot.reading.read.read_frame`); a frame that does not read cleanly (a cell
-   below the confidence threshold, a contradiction for the solver, numbers that changed since
-   the last reading) is re-read; if it does not clear up the bot stops, nothing clicked;
-3. plan: on a blank board the first click the game's rules favour (:func:`first_click`, the
-   rules from program.json); else every cell the solver proves safe, all at once (they stay
-   safe whatever the others show), else one guess from :func:`solver.moves.choose_move`;
-4. click them (only inside the located board, never a cell already clicked while the screen
-   has not changed), park the pointer where the game wants it, and wait for the board to
-   change and settle again.
+1. grab the game's region until the board has *settled* (:func:`bot.live.looking.settle`);
+2. read it whole (:func:`bot.reading.read.read_frame`); a frame that does not read cleanly is
+   read again; one that still does not is waited out (a message over the board), or shows the
+   game's end on the cells that read, or holds cells of a class the skin lacks, never clicked
+   (:mod:`bot.live.unclear`); nothing clears up: the bot stops, nothing clicked;
+3. plan (:mod:`bot.live.planning`): on a blank board the first click the game's rules favour,
+   else every cell the solver proves safe at once, else one guess;
+4. click them (inside the located board, never a cell clicked while the screen has not
+   changed), park the pointer, and wait for the board to change and settle again.
 
-The window is watched between moves (closed, moved, resized, covered: stop with a message).
-Everything the loop touches comes in through the constructor, so the tests drive it with a
-simulated game instead of a screen.
+The window is watched between moves (closed, moved, resized: stop; the game's own dialogs are
+dismissed, :mod:`bot.live.dialogs`). Everything the loop touches comes in through the
+constructor, so the tests drive it with a simulated game instead of a screen.
 """
 
 from __future__ import annotations
 
-import re
 import time
 from collections.abc import Callable, Sequence
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict
 from pathlib import Path
-from typing import Any, Protocol
+from typing import Any
 
 import numpy as np
 
-from bot.errors import MouseError, PlayError, ProgramError, WindowError
+from bot.errors import PlayError
 from bot.live.capture import Frame, Region
-from bot.live.gamelog import GameLog, audit_boards
+from bot.live.dialogs import DialogKeeper
+from bot.live.gamelog import GameLog
+from bot.live.looking import (
+    STOP_ERRORS,
+    Reader,
+    Screen,
+    Timing,
+    Unclear,
+    board_crop,
+    grids_differ,
+    settle,
+)
 from bot.live.mouse import BoardMouse, Mouse, MouseMapping
-from bot.live.programs import FIRST_CLICK_RULES
-from solver.board import COVERED, EXPLODED, NUMBERS, QUESTION, Board
+from bot.live.planning import (
+    ClickLedger,
+    PlannedClick,
+    first_click,
+    inconsistent_cells,
+    is_blank,
+    plan_clicks,
+    unopened,
+)
+from bot.live.program_schema import FIRST_CLICK_RULES
+from bot.live.record import GameRecord, audit_loss, game_result
+from bot.live.restart import restart_from_skin
+from bot.live.summary import DONE, GameResult, Summary
+from bot.live.unclear import (
+    CellView,
+    GameAbandoned,
+    PartialReading,
+    UnknownCellLog,
+    end_shown,
+    least_risky_elsewhere,
+    partial_board,
+    reading_with_unknown,
+)
+from solver.board import Board
 from solver.errors import MinebotError
 
 Position = tuple[int, int]
-
-#: Errors that mean "stop now", as opposed to "this frame cannot be trusted" (re-read).
-STOP_ERRORS = (MouseError, WindowError, ProgramError, PlayError)
-
-
-class _Unclear(Exception):
-    """A reading that cannot be trusted yet (look again before acting)."""
-
-
-class Screen(Protocol):
-    def grab(self, region: Region | None = None) -> Frame: ...
-
-
-@dataclass(frozen=True)
-class Timing:
-    """How the loop waits. ``quiet``: seconds the board must stay unchanged to count as settled;
-    ``change_timeout``: seconds a click gets to show on screen; ``poll``: pause between grabs."""
-
-    quiet: float = 0.03
-    change_timeout: float = 1.5
-    poll: float = 0.004
-    reread_tries: int = 4
-    settle_timeout: float = 5.0
-
-
-@dataclass(frozen=True)
-class PlannedClick:
-    """One cell to open, with the solver's mine probability for it (0.0: proven safe)."""
-
-    x: int
-    y: int
-    p_mine: float
-
-
-@dataclass(frozen=True)
-class GameResult:
-    number: int
-    outcome: str  # 'won' | 'lost'
-    seconds: float
-    clicks: int
-    guesses: int
-    rejected_frames: int
-    misreads: int
-    misclicks: int
-    lost_on: Position | None = None
-    lost_p_mine: float | None = None
-    #: Why frames were read again (first few), for the log.
-    rejected_because: tuple[str, ...] = ()
-
-
-@dataclass
-class Summary:
-    results: list[GameResult] = field(default_factory=list)
-
-    @property
-    def games(self) -> int:
-        return len(self.results)
-
-    @property
-    def wins(self) -> int:
-        return sum(r.outcome == "won" for r in self.results)
-
-    @property
-    def losses(self) -> int:
-        return sum(r.outcome == "lost" for r in self.results)
-
-    def as_dict(self) -> dict[str, Any]:
-        games = self.games
-        return {
-            "games": games,
-            "wins": self.wins,
-            "losses": self.losses,
-            "win_rate": round(self.wins / games, 4) if games else None,
-            "misreads": sum(r.misreads for r in self.results),
-            "misclicks": sum(r.misclicks for r in self.results),
-            "rejected_frames": sum(r.rejected_frames for r in self.results),
-            "seconds_per_game": (
-                round(sum(r.seconds for r in self.results) / games, 3) if games else None
-            ),
-            "results": [asdict(r) for r in self.results],
-        }
-
-    def line(self) -> str:
-        d = self.as_dict()
-        if not self.games:
-            return "no games played"
-        return (
-            f"{d['games']} games, {d['wins']} wins ({100 * d['win_rate']:.1f}%), "
-            f"{d['losses']} losses, {d['misreads']} misreads, {d['misclicks']} misclicks, "
-            f"{d['seconds_per_game']:.2f} s per game"
-        )
-
-
-class ClickLedger:
-    """Remembers the cells clicked since the screen last changed; a second click is refused.
-
-    >>> ledger = ClickLedger()
-    >>> ledger.record(3, 4)
-    >>> try:
-    ...     ledger.record(3, 4)
-    ... except PlayError as exc:
-    ...     print(exc)
-    cell (3, 4) was already clicked and the screen has not changed since: stopping
-    >>> ledger.screen_changed(); ledger.record(3, 4)
-    """
-
-    def __init__(self) -> None:
-        self._clicked: set[Position] = set()
-
-    def check(self, x: int, y: int) -> None:
-        if (x, y) in self._clicked:
-            raise PlayError(
-                f"cell ({x}, {y}) was already clicked and the screen has not changed since: "
-                "stopping"
-            )
-
-    def record(self, x: int, y: int) -> None:
-        self.check(x, y)
-        self._clicked.add((x, y))
-
-    def screen_changed(self) -> None:
-        self._clicked.clear()
-
-
-def plan_clicks(board: Board, mines: int, choose_move: Callable[..., Any] | None = None,
-                probabilities: Callable[..., Any] | None = None) -> list[PlannedClick]:  # fmt: skip
-    """The cells to open next: all proven-safe cells, else the policy's single best guess.
-
-    Raises :class:`solver.errors.ContradictionError` when the board has no solution.
-
-    >>> plan_clicks(Board("01.\\n01.\\n01."), mines=1)
-    [PlannedClick(x=2, y=0, p_mine=0.0), PlannedClick(x=2, y=2, p_mine=0.0)]
-    """
-    if probabilities is None:
-        from solver.probability import mine_probabilities as probabilities
-    analysis = probabilities(board, mines)
-    if analysis.safe:
-        return [PlannedClick(x, y, 0.0) for x, y in sorted(analysis.safe, key=lambda p: p[::-1])]
-    if choose_move is None:
-        from solver.moves import choose_move
-    move = choose_move(board, mines)
-    if move.action != "open":
-        # Flags are never needed to win; a policy that wants one gets the least risky cell.
-        x, y = min(analysis.covered, key=lambda p: (analysis.probability(*p), p[::-1]))
-        return [PlannedClick(x, y, float(analysis.probability(x, y)))]
-    p = analysis.probability(move.x, move.y)
-    return [PlannedClick(move.x, move.y, float(p if p is not None else move.p_mine))]
-
-
-#: Where the first click goes under ``opening`` rules, from the top-left corner: far enough
-#: from the edges that the guaranteed area touches the most unknown cells (it wins more than a
-#: corner: ``minebot bench --rules opening --first-click 3,3`` against ``--first-click corner``).
-OPENING_FIRST_CLICK = (3, 3)
-
-
-def first_click(rules: str | None, width: int, height: int, mines: int) -> PlannedClick:
-    """The cell to open on a blank board, the one that wins most under the game's first-click
-    ``rules`` (:data:`FIRST_CLICK_RULES`; None: unknown), with its mine probability.
-
-    Under ``opening`` rules :data:`OPENING_FIRST_CLICK`, moved towards the middle on boards too
-    small for it; otherwise a corner, the cell most likely to be a zero (fewest neighbours).
-
-    >>> first_click("opening", 30, 16, 99), first_click("opening", 5, 4, 3)
-    (PlannedClick(x=3, y=3, p_mine=0.0), PlannedClick(x=2, y=1, p_mine=0.0))
-    >>> first_click("classic", 30, 16, 99), first_click(None, 8, 8, 16)
-    (PlannedClick(x=0, y=0, p_mine=0.0), PlannedClick(x=0, y=0, p_mine=0.25))
-    """
-    if rules == "opening":
-        x, y = OPENING_FIRST_CLICK
-        return PlannedClick(min(x, (width - 1) // 2), min(y, (height - 1) // 2), 0.0)
-    p_mine = 0.0 if rules == "classic" else mines / (width * height)
-    return PlannedClick(0, 0, p_mine)
-
-
-def is_blank(board: Board) -> bool:
-    """True when no cell of ``board`` is open, flagged or marked (a game not started yet).
-
-    >>> is_blank(Board("..\\n..")), is_blank(Board(".F\\n.."))
-    (True, False)
-    """
-    return all(ch == COVERED for _, ch in board.items())
-
-
-def inconsistent_cells(before: Board, after: Board) -> list[Position]:
-    """Revealed numbers of ``before`` that show something else in ``after`` (a misread: a
-    revealed cell never changes while a game runs).
-
-    >>> inconsistent_cells(Board("1.\\n.."), Board("12\\n.."))
-    []
-    >>> inconsistent_cells(Board("1.\\n.."), Board("2.\\n.."))
-    [(0, 0)]
-    """
-    if (before.width, before.height) != (after.width, after.height):
-        return [(0, 0)]
-    return [
-        (x, y)
-        for y in range(before.height)
-        for x in range(before.width)
-        if before[x, y] in NUMBERS and after[x, y] != before[x, y]
-    ]
-
-
-def grids_differ(a: Any, b: Any) -> bool:
-    """True when two grids are not the same board in the same place: other dimensions, or an
-    edge more than a quarter cell away (finding a board twice may differ by a pixel).
-
-    >>> from types import SimpleNamespace as G
-    >>> g = G(cols=30, rows=16, pitch_x=33.0, pitch_y=33.0, bounds=(25, 114, 1001, 631))
-    >>> grids_differ(g, G(cols=30, rows=16, bounds=(26.2, 115, 1001.5, 631)))
-    False
-    >>> grids_differ(g, G(cols=29, rows=16, bounds=(25, 114, 968, 631)))
-    True
-    >>> grids_differ(g, G(cols=30, rows=16, bounds=(65, 114, 1041, 631)))
-    True
-    """
-    if (a.cols, a.rows) != (b.cols, b.rows):
-        return True
-    tolerance = 0.25 * min(a.pitch_x, a.pitch_y)
-    return any(abs(p - q) > tolerance for p, q in zip(a.bounds, b.bounds, strict=True))
-
-
-def board_crop(image: np.ndarray, grid: Any) -> np.ndarray:
-    """The part of ``image`` the board covers (what settling and change detection compare)."""
-    left, top, right, bottom = (int(round(v)) for v in grid.bounds)
-    h, w = image.shape[:2]
-    return image[max(top, 0) : min(bottom, h), max(left, 0) : min(right, w)]
-
-
-@dataclass
-class _GameRecord:
-    """What one game has done so far (what its :class:`GameResult` counts)."""
-
-    start: float
-    rejected_before: int
-    rejections_before: int
-    clicks: int = 0
-    guesses: int = 0
-    misclicks: int = 0
-    acted: list[Board] = field(default_factory=list)  # every board the bot acted on
-    last_batch: list[PlannedClick] = field(default_factory=list)
-    previous: Board | None = None
-
-
-def _unopened(board: Board, batch: Sequence[PlannedClick]) -> bool:
-    """True when a cell of ``batch`` still shows covered (or question-marked) on ``board``."""
-    return any(board[c.x, c.y] in (COVERED, QUESTION) for c in batch)
-
-
-@dataclass(frozen=True)
-class Reader:
-    """The reading functions the loop uses (:mod:`bot.reading.read` by default)."""
-
-    locate: Callable[..., Any]
-    read: Callable[..., Any]
-
-    @classmethod
-    def default(cls) -> Reader:
-        from bot.reading.read import locate_board, read_frame
-
-        return cls(locate_board, read_frame)
 
 
 class Player:
     """Plays games in one window.
 
     ``screen`` grabs frames, ``region`` is the desktop part to grab (the game window, or the
-    whole desktop), ``mouse``/``mapping`` click, ``watch`` (optional) checks the window between
-    moves, ``park`` is a desktop point where the pointer rests while waiting, ``mines`` overrides
-    the mine count, ``skins`` narrows the search for the board, ``restart`` starts the next game
-    (given the player, the last frame and reading), ``first_click`` is what the game guarantees
-    about its first click (:data:`FIRST_CLICK_RULES`), ``log_dir`` keeps each game.
+    whole desktop), ``mouse``/``mapping`` click, ``located`` is the board already found in it
+    (None: found on the first look), ``watch`` (optional) checks the window between moves,
+    ``park`` is a desktop point where the pointer rests while waiting, ``mines`` overrides the
+    mine count, ``skins`` narrows the search for the board, ``restart`` starts the next game
+    (given the player, the last frame and reading; default :func:`restart_from_skin`, which
+    uses the skin's ``restart`` and else ``fallback_restart``, the program.json's),
+    ``first_click`` is what the game guarantees about its first click
+    (:data:`FIRST_CLICK_RULES`), ``dialogs`` the windows the game opens by itself and how to
+    dismiss them (program.json), ``log_dir`` keeps each game.
     """
 
     def __init__(
@@ -320,12 +94,15 @@ class Player:
         mapping: MouseMapping,
         *,
         reader: Reader | None = None,
+        located: Any = None,
         skins: Sequence[Any] | None = None,
         mines: int | None = None,
         watch: Any = None,
         park: tuple[float, float] | None = None,
-        restart: Callable[[Player, Frame, Any], None] | None = None,
+        restart: Callable[[Player, Frame, Any], None] = restart_from_skin,
+        fallback_restart: dict[str, Any] | None = None,
         first_click: str | None = None,
+        dialogs: Sequence[dict[str, Any]] = (),
         log_dir: Path | None = None,
         timing: Timing = Timing(),  # noqa: B008 (frozen dataclass)
         out: Callable[[str], None] = print,
@@ -342,9 +119,6 @@ class Player:
         self.mines = mines
         self.watch = watch
         self.park = park
-        if restart is None:
-            # Imported here: bot.live.restart builds on this module.
-            from bot.live.restart import restart_from_skin as restart
         self.restart = restart
         if first_click is not None and first_click not in FIRST_CLICK_RULES:
             raise PlayError(
@@ -359,15 +133,22 @@ class Player:
         self.plan = plan
         self.clock = clock
         self.sleep = sleep
-        self.located: Any = None
+        #: The board found on screen (the reader's ``Located``); None until the first look.
+        self.located: Any = located
         #: How to restart when the skin does not say (the launcher's program.json).
-        self.fallback_restart: dict[str, Any] | None = None
-        #: Dialogs the game opens over the board by itself, and how to dismiss them.
-        self.dialogs: tuple[dict[str, Any], ...] = ()
+        self.fallback_restart = fallback_restart
+        #: Dialogs the game opens by itself, how to dismiss them, and what did.
+        press = self._press_over if mouse is not None else None
+        dialog_log = log_dir / "dialogs.txt" if log_dir is not None else None
+        self.dialog_keeper = DialogKeeper(watch, dialogs, press, out, clock, sleep, dialog_log)
         self.rejected = 0
         #: Why each rejected frame was rejected (what the reader or the solver said).
         self.rejections: list[str] = []
         self._warned_estimate = False
+        #: Cells met that read as no class of the skin (never clicked; logged once each).
+        self.unknown = UnknownCellLog(log_dir / "unknown" if log_dir else None, out)
+        self._game: GameRecord | None = None
+        self._mines_shown: int | None = None
 
     @property
     def reader(self) -> Reader:
@@ -383,35 +164,14 @@ class Player:
     def settle(self, before: np.ndarray | None = None) -> tuple[Frame, bool]:
         """Grab until the board area stops changing; with ``before`` (the board area before a
         click), first wait for it to differ. Returns the frame and whether it changed."""
-        t = self.timing
-        start = self.clock()
-        changed = before is None
-        last: np.ndarray | None = None
-        quiet_since = start
-        while True:
-            frame = self.grab()
-            crop = board_crop(frame.image, self.located.grid) if self.located else frame.image
-            now = self.clock()
-            if not changed:
-                if before is None or crop.shape != before.shape or not np.array_equal(crop, before):
-                    changed = True
-                    last, quiet_since = crop, now
-                elif now - start > t.change_timeout:
-                    return frame, False
-            elif last is None or crop.shape != last.shape or not np.array_equal(crop, last):
-                last, quiet_since = crop, now
-            if changed and now - quiet_since >= t.quiet:
-                return frame, True
-            if now - start > t.settle_timeout + t.change_timeout:
-                raise PlayError(
-                    f"the board did not stop changing for {t.settle_timeout:.0f} s: stopping"
-                )
-            self.sleep(t.poll)
+        grid = self.located.grid if self.located else None
+        return settle(self.grab, grid, before, self.timing, self.clock, self.sleep)
 
     def mine_count(self, reading: Any) -> int:
         if self.mines is not None:
             return self.mines
         if getattr(reading, "mines", None) is not None:
+            self._mines_shown = int(reading.mines)
             return int(reading.mines)
         board = reading.board
         estimate = max(1, round(0.16 * board.width * board.height))
@@ -438,27 +198,104 @@ class Player:
         tries = self.timing.reread_tries
         for attempt in range(tries):
             if attempt:
-                self.rejected += 1
-                self.rejections.append(problem)
+                self._rejected(problem)
                 self.sleep(max(self.timing.quiet, 0.02) * attempt)
                 frame, _ = self.settle()
             try:
                 reading = self._read_once(frame, previous, relocate=attempt == tries - 1)
-                if reading.state != "playing":
-                    return frame, reading, None
-                if not want_plan:
-                    return frame, reading, []
-                return frame, reading, self.plan_for(reading.board, self.mine_count(reading))
+                return frame, reading, self._plan_after(reading, want_plan)
             except STOP_ERRORS:
                 raise
-            except (MinebotError, _Unclear) as exc:
+            except (MinebotError, Unclear) as exc:
                 # The window may have moved or been covered: that says more than a bad read.
                 self.check_window()
                 problem = str(exc)  # a misread cell, a contradiction: look again
-        raise PlayError(
-            f"the screen does not read as a board the bot can trust after {tries} tries, "
-            f"nothing clicked: {problem}"
-        )
+        self._rejected(problem)
+        return self._wait_out(frame, previous, want_plan, problem)
+
+    def _rejected(self, problem: str) -> None:
+        self.rejected += 1
+        self.rejections.append(problem)
+
+    def _plan_after(self, reading: Any, want_plan: bool) -> list[PlannedClick] | None:
+        """None when the game is over, [] when no plan is wanted, else the clicks to make
+        (never on a cell of an unknown class)."""
+        if reading.state != "playing":
+            return None
+        if not want_plan:
+            return []
+        unknown = set(getattr(reading, "unknown", ()))
+        plan = self.plan_for(reading.board, self.mine_count(reading))
+        kept = [c for c in plan if (c.x, c.y) not in unknown]
+        if not kept and unknown:
+            kept = least_risky_elsewhere(reading.board, self.mine_count(reading), unknown)
+        if not kept:
+            raise GameAbandoned("no move left but on cells of a class the skin does not know")
+        return kept
+
+    def _wait_out(
+        self, frame: Frame, previous: Board | None, want_plan: bool, problem: str
+    ) -> tuple[Frame, Any, list[PlannedClick] | None]:
+        """A frame that still does not read after the quick tries: a message or animation over
+        the board (waited out, up to ``cover_timeout`` s), a game that ended (an exploded mine
+        on the cells that read), or cells of a class the skin lacks (the same cells doubtful
+        for ``unknown_after`` s: see :mod:`bot.live.unclear`). Never a click on a guess."""
+        t = self.timing
+        start = self.clock()
+        doubt: tuple[Position, ...] = ()
+        doubt_since = start
+        while True:
+            view = self._view(frame)
+            if view is not None:
+                lost_chars = str(getattr(self.located.skin, "lost_chars", "X"))
+                if end_shown(view, lost_chars):
+                    board, _ = partial_board(view, view.doubtful_cells)
+                    return frame, PartialReading(self.located, board, "lost", None, ()), None
+                cells = view.doubtful_cells
+                if cells != doubt:
+                    doubt, doubt_since = cells, self.clock()
+                met = bool(cells) and set(cells) <= self.unknown.seen
+                if cells and (met or self.clock() - doubt_since >= t.unknown_after):
+                    reading = self._with_unknown(frame, view, previous)
+                    return frame, reading, self._plan_after(reading, want_plan)
+            if self.clock() - start > t.cover_timeout:
+                raise PlayError(
+                    "the screen does not read as a board the bot can trust after "
+                    f"{t.cover_timeout:g} s, nothing clicked: {problem}"
+                )
+            self.sleep(t.cover_poll)
+            self.check_window()
+            frame, _ = self.settle()
+            try:
+                reading = self._read_once(frame, previous, relocate=False)
+                return frame, reading, self._plan_after(reading, want_plan)
+            except STOP_ERRORS:
+                raise
+            except (MinebotError, Unclear) as exc:
+                problem = str(exc)
+                self._rejected(problem)
+
+    def _view(self, frame: Frame) -> CellView | None:
+        """What the classifier makes of each cell (None: no board located, or no view)."""
+        if self.located is None:
+            return None
+        try:
+            return self.reader.cells(frame.image, self.located)
+        except MinebotError:
+            return None
+
+    def _with_unknown(self, frame: Frame, view: CellView, previous: Board | None) -> Any:
+        """The board with cells of an unknown class taken as opened cells of unknown number,
+        when each certainly is one; else the game is abandoned. Each new such cell is logged
+        with the frame and the command that teaches its class."""
+        cells = view.doubtful_cells
+        self.unknown.note(frame, self.located, cells)
+        game = self._game
+        if game is not None:
+            game.unknown.update(cells)
+        safe = game.safe_clicked if game is not None else set()
+        mines = self.mines if self.mines is not None else self._mines_shown
+        return reading_with_unknown(view, self.located, previous, safe, mines, self.reader.judge)
 
     def _read_once(self, frame: Frame, previous: Board | None, relocate: bool) -> Any:
         if self.located is None:
@@ -475,7 +312,7 @@ class Player:
         if previous is not None and reading.state == "playing":
             changed = inconsistent_cells(previous, reading.board)
             if changed:
-                raise _Unclear(
+                raise Unclear(
                     "revealed cells changed between two readings (a misread): "
                     + ", ".join(f"({x}, {y})" for x, y in changed[:8])
                 )
@@ -500,41 +337,17 @@ class Player:
             self.mouse.move(*self.mapping.to_mouse(*self.park))
 
     def check_window(self) -> None:
-        """Stop if the window closed, moved, changed size or got covered; a dialog the game
-        opens by itself (program.json ``"dialogs"``, e.g. a high-score table after a win) is
-        dismissed instead."""
-        if self.watch is None:
-            return
-        from bot.live.window import WindowCoveredError
+        """Stop if the window closed, moved, changed size or got covered; a window the game
+        opens by itself is dismissed instead (:class:`bot.live.dialogs.DialogKeeper`)."""
+        self.dialog_keeper.check()
 
-        for _ in range(3):
-            try:
-                self.watch.check()
-                return
-            except WindowCoveredError as exc:
-                known = [
-                    (w, d)
-                    for w in exc.windows
-                    for d in self.dialogs
-                    if re.search(d["title"], w.name)
-                ]
-                if not known or len(known) != len(exc.windows) or self.mouse is None:
-                    raise
-                self.dismiss(*known[0])
-        self.watch.check()
-
-    def dismiss(self, window: Any, dialog: dict[str, Any]) -> None:
-        """Close a dialog of the game: pointer over it (the focus follows the pointer on a bare
-        X server), its key, then wait for it to go."""
+    def _press_over(self, key: str, window: Any) -> None:
+        """Press ``key`` with the pointer over ``window`` (the focus follows the pointer on a
+        bare X server), then park the pointer again."""
         assert self.mouse is not None
         r = window.region
         self.mouse.move(*self.mapping.to_mouse(r.left + r.width / 2, r.top + r.height / 4))
-        self.mouse.press(dialog["key"])
-        deadline = self.clock() + 3.0
-        while self.clock() < deadline:
-            if all(w.id != window.id for w in self.watch.backend.windows()):
-                break
-            self.sleep(0.02)
+        self.mouse.press(key)
         self.park_pointer()
 
     # --- playing ---------------------------------------------------------------------------
@@ -553,28 +366,38 @@ class Player:
         self.check_window()
         self.park_pointer()
         frame, _ = self.settle()
-        record = _GameRecord(self.clock(), self.rejected, len(self.rejections))
+        record = GameRecord(self.clock(), self.rejected, len(self.rejections))
+        self._game = record
         changed = True
-        while True:
-            frame, reading, plan = self._read_when_opened(frame, record, changed, ledger)
-            if plan is None:
-                break
-            self._note_move(record, frame, reading.board, plan, log)
-            frame, changed = self._click(frame, plan, ledger)
-        result = self._result(number, record, reading)
+        outcome = None
+        reading: Any = None
+        try:
+            while True:
+                frame, reading, plan = self._read_when_opened(frame, record, changed, ledger)
+                if plan is None:
+                    break
+                self._note_move(record, frame, reading.board, plan, log)
+                frame, changed = self._click(frame, plan, ledger)
+        except GameAbandoned as exc:
+            outcome = "abandoned"
+            self.out(f"game {number} abandoned: {exc}")
+        finally:
+            self._game = None
+        result = self._result(number, record, reading, outcome)
         if log:
-            log.finish(frame, reading.board, asdict(result))
+            board = reading.board if reading is not None else None
+            log.finish(frame, board, asdict(result))
         self._last = (frame, reading)
         return result
 
     def _read_when_opened(
-        self, frame: Frame, record: _GameRecord, changed: bool, ledger: ClickLedger
+        self, frame: Frame, record: GameRecord, changed: bool, ledger: ClickLedger
     ) -> tuple[Frame, Any, list[PlannedClick] | None]:
         """Read the board after the last clicks, and plan. Some games draw a click in steps (a
         pressed cell first, the number a moment later): look again until every clicked cell
         shows as opened or the screen stops changing."""
         frame, reading, plan = self.read(frame, record.previous)
-        while changed and plan is not None and _unopened(reading.board, record.last_batch):
+        while changed and plan is not None and unopened(reading.board, record.last_batch):
             frame, changed = self.settle(board_crop(frame.image, self.located.grid))
             if changed:
                 ledger.screen_changed()
@@ -583,18 +406,19 @@ class Player:
 
     def _note_move(
         self,
-        record: _GameRecord,
+        record: GameRecord,
         frame: Frame,
         board: Board,
         plan: list[PlannedClick],
         log: GameLog | None,
     ) -> None:
         """Count what the board says of the last clicks, and keep the board and the plan."""
-        record.misclicks += sum(_unopened(board, [c]) for c in record.last_batch)
+        record.misclicks += sum(unopened(board, [c]) for c in record.last_batch)
         record.acted.append(board)
         if log:
             log.moves(log.frame(frame, board), plan)
         record.guesses += any(c.p_mine > 0 for c in plan)
+        record.safe_clicked.update((c.x, c.y) for c in plan if c.p_mine == 0)
         record.clicks += len(plan)
         record.last_batch, record.previous = plan, board
 
@@ -613,60 +437,45 @@ class Player:
             bm.click_cell(c.x, c.y)
         self.park_pointer()
         frame, changed = self.settle(before)
+        waited = self.timing.change_timeout
+        while not changed and waited < self.timing.late_change_timeout:
+            frame, changed = self.settle(before)  # a loaded machine draws late
+            waited += self.timing.change_timeout
         if changed:
             ledger.screen_changed()
         return frame, changed
 
-    def _result(self, number: int, record: _GameRecord, reading: Any) -> GameResult:
+    def _result(
+        self, number: int, record: GameRecord, reading: Any, outcome: str | None = None
+    ) -> GameResult:
         seconds = self.clock() - record.start  # the game's time, not the audit's
-        misreads, lost_on, lost_p = 0, None, None
-        if reading.state == "lost":
-            misreads, lost_on, lost_p = self._audit_loss(number, record, reading)
-        return GameResult(
-            number=number,
-            outcome=reading.state,
-            seconds=round(seconds, 3),
-            clicks=record.clicks,
-            guesses=record.guesses,
-            rejected_frames=self.rejected - record.rejected_before,
-            misreads=misreads,
-            misclicks=record.misclicks,
-            lost_on=lost_on,
-            lost_p_mine=lost_p,
-            rejected_because=tuple(self.rejections[record.rejections_before :][:5]),
+        audit = None
+        if (outcome or reading.state) == "lost":
+            audit = audit_loss(record, reading.board, self.mine_count(reading))
+            for i, problem in audit.problems[:5]:
+                self.out(f"misread in game {number}, board {i + 1}: {problem}")
+        return game_result(
+            number, record, reading, outcome, seconds, audit, self.rejected, self.rejections
         )
 
-    def _audit_loss(
-        self, number: int, record: _GameRecord, reading: Any
-    ) -> tuple[int, Position | None, float | None]:
-        """Misreads found after a loss, the cell the game was lost on and its mine probability.
-
-        Most games show every mine after a loss: each board the bot acted on is checked."""
-        board = reading.board
-        audit = audit_boards(record.acted, board, self.mine_count(reading))
-        bad_boards = {i for i, _ in audit}
-        misreads = len(bad_boards)
-        for i, problem in audit[:5]:
-            self.out(f"misread in game {number}, board {i + 1}: {problem}")
-        hits = [c for c in record.last_batch if board[c.x, c.y] == EXPLODED]
-        if not hits:
-            return misreads, None, None
-        lost_on, lost_p = (hits[0].x, hits[0].y), hits[0].p_mine
-        if lost_p == 0.0 and not bad_boards:
-            misreads += 1  # the solver proved that cell safe: the board it saw was wrong
-        return misreads, lost_on, lost_p
-
-    def start_fresh(self) -> None:
+    def start_fresh(self, summary: Summary) -> None:
         """If the screen shows a finished game, start a new one first."""
         frame, _ = self.settle()
         frame, reading, plan = self.read(frame)
         if plan is None:
             self.restart(self, frame, reading)
+            summary.restarts += 1
 
-    def run(self, games: int) -> Summary:
-        """Play ``games`` games, restarting between them; a line per game, then the summary."""
-        summary = Summary()
-        self.start_fresh()
+    def run(self, games: int, summary: Summary | None = None) -> Summary:
+        """Play ``games`` games, restarting between them; a line per game.
+
+        Each game is added to ``summary`` (the caller's, so that it holds every game played
+        however the run ends: an error, Ctrl-C), whose ``stopped_because`` says :data:`DONE`
+        when every game was played."""
+        if summary is None:
+            summary = Summary()
+        summary.games_wanted = games
+        self.start_fresh(summary)
         for number in range(1, games + 1):
             result = self.play_game(number)
             summary.results.append(result)
@@ -680,4 +489,7 @@ class Player:
             if number < games:
                 frame, reading = self._last
                 self.restart(self, frame, reading)
+                summary.restarts += 1
+            summary.dialogs[:] = self.dialog_keeper.worked
+        summary.stopped_because = DONE
         return summary

@@ -1,9 +1,13 @@
 """How to start a real game program (on a virtual display) and find its window.
 
 Each skin folder may hold a ``program.json`` next to the reader's ``skin.json``: it says how to
-launch the game at a board size, which window is its window, how big to make that window, and
-where to park the pointer while the bot waits. The code has no game names in it: adding a game
-is adding a file. Keys (all but ``command`` and ``window`` optional)::
+launch the game at a board size, which window is its window, how big to make that window,
+where to park the pointer while the bot waits, how to start the next game, what the game
+guarantees about the first click, and which windows it opens by itself. The code has no game
+names in it: adding a game is adding a file. Every key is optional (a game the user starts by
+hand needs no ``command`` nor ``window``); :data:`bot.live.program_schema.PROGRAM_SCHEMA` is
+the schema, checked on load (an unknown key or a bad value names the file and the key), and
+the README lists every key with an example::
 
     {
       "about": "free text",
@@ -15,13 +19,14 @@ is adding a file. Keys (all but ``command`` and ``window`` optional)::
       "window": {"name": "^Mines$", "class": "sgt-mines"},
       "window_size": {"30x16n99": [1200, 700]}, # resize the window after it appears
       "park": [0.5, 0.97],                      # pointer rest, fractions of the window
+      "pointer_inside": true,                   # the game pauses when the pointer leaves
       "start_timeout": 15,
       "settle_quiet": 0.05,                     # s the board must stay unchanged to count as
                                                 # drawn (default 0.03)
-      "restart": {"key": "n"},                  # used when the skin's skin.json does not say
-      "dialogs": [{"title": "^Congratulations", "key": "Escape"}]
-                                                # windows the game opens over the board by
-                                                # itself (a high-score table): dismissed
+      "restart": {"key": "n"},                  # or {"button": "face.png"}, or {"click": ...}
+      "dialogs": [{"title": "^Congratulations", "key": "Escape"}],
+                                                # windows the game opens by itself
+      "first_click": "opening"                  # FIRST_CLICK_RULES
     }
 
 >>> program = Program.from_dict("demo", {"command": ["sgt-mines", "{cols}x{rows}n{mines}"],
@@ -44,13 +49,8 @@ from types import TracebackType
 from typing import Any
 
 from bot.errors import ProgramError
+from bot.live.program_schema import check_program
 from bot.live.window import WindowInfo, X11Windows, find_window
-
-#: What a game guarantees about its first click (``"first_click"`` in its program.json):
-#: ``opening``: the cell clicked and its neighbours hold no mine, so an area opens;
-#: ``classic``: the cell clicked holds no mine; ``unsafe``: nothing;
-#: ``pre-opened``: the game opens an area itself before the first click, which is unprotected.
-FIRST_CLICK_RULES = ("opening", "classic", "unsafe", "pre-opened")
 
 PROGRAM_FILE = "program.json"
 
@@ -90,49 +90,43 @@ class Program:
     settle_quiet: float | None = None
     dialogs: tuple[dict[str, Any], ...] = ()
     first_click: str | None = None  # one of FIRST_CLICK_RULES; None: the file does not say
+    pointer_inside: bool = False  # the game pauses (or drops keys) when the pointer leaves
 
     @classmethod
     def from_dict(cls, skin: str, data: dict[str, Any], source: str = PROGRAM_FILE) -> Program:
-        try:
-            command = tuple(str(part) for part in data["command"])
-            window = data["window"]
-            if not command or not isinstance(window, dict):
-                raise ValueError("'command' must be a non-empty list, 'window' an object")
-            park = tuple(float(v) for v in data.get("park", (0.5, 0.02)))
-            first_click = data.get("first_click")
-            if first_click is not None and first_click not in FIRST_CLICK_RULES:
-                raise ValueError(
-                    f'"first_click" is {first_click!r}, expected one of '
-                    + ", ".join(FIRST_CLICK_RULES)
-                )
-            if len(park) != 2 or not all(0.0 <= v <= 1.0 for v in park):
-                raise ValueError("'park' must be two fractions of the window, 0 to 1")
-            return cls(
-                skin=skin,
-                command=command,
-                window_name=window.get("name"),
-                window_class=window.get("class"),
-                presets={k: tuple(map(str, v)) for k, v in data.get("presets", {}).items()},
-                env={str(k): str(v) for k, v in data.get("env", {}).items()},
-                search_path=tuple(data.get("search_path", ("/usr/games",))),
-                window_size={
-                    k: (int(v[0]), int(v[1])) for k, v in data.get("window_size", {}).items()
-                },
-                park=(park[0], park[1]),
-                start_timeout=float(data.get("start_timeout", 15.0)),
-                about=str(data.get("about", "")),
-                restart=dict(data["restart"]) if data.get("restart") else None,
-                settle_quiet=(
-                    float(data["settle_quiet"]) if data.get("settle_quiet") is not None else None
-                ),
-                dialogs=tuple(_dialog(d) for d in data.get("dialogs", ())),
-                first_click=first_click,
-            )
-        except (KeyError, TypeError, ValueError, IndexError) as exc:
-            raise ProgramError(f"{source}: malformed program description: {exc}") from exc
+        """The program ``data`` describes (checked against the schema: a
+        :class:`ProgramError` names ``source`` and the key otherwise)."""
+        check_program(data, source)
+        window = data.get("window", {})
+        park = data.get("park", (0.5, 0.02))
+        return cls(
+            skin=skin,
+            command=tuple(data.get("command", ())),
+            window_name=window.get("name"),
+            window_class=window.get("class"),
+            presets={k: tuple(v) for k, v in data.get("presets", {}).items()},
+            env=dict(data.get("env", {})),
+            search_path=tuple(data.get("search_path", ("/usr/games",))),
+            window_size={k: (v[0], v[1]) for k, v in data.get("window_size", {}).items()},
+            park=(float(park[0]), float(park[1])),
+            start_timeout=float(data.get("start_timeout", 15.0)),
+            about=str(data.get("about", "")),
+            restart=dict(data["restart"]) if data.get("restart") else None,
+            settle_quiet=(
+                float(data["settle_quiet"]) if data.get("settle_quiet") is not None else None
+            ),
+            dialogs=tuple({"title": d["title"], "key": d["key"]} for d in data.get("dialogs", ())),
+            first_click=data.get("first_click"),
+            pointer_inside=bool(data.get("pointer_inside", False)),
+        )
 
     def executable(self) -> str:
         """The full path of ``command[0]`` (``$PATH`` first, then ``search_path``)."""
+        if not self.command:
+            raise ProgramError(
+                f'the program.json of {self.skin} has no "command": minebot cannot start '
+                "this game itself (start it by hand and run minebot play)"
+            )
         name = self.command[0]
         path = os.pathsep.join([os.environ.get("PATH", ""), *self.search_path])
         found = shutil.which(name, path=path)
@@ -164,14 +158,6 @@ class Program:
         """Root coordinates where the pointer rests, inside the window."""
         r = window.region
         return r.left + self.park[0] * (r.width - 1), r.top + self.park[1] * (r.height - 1)
-
-
-def _dialog(data: Any) -> dict[str, Any]:
-    """One entry of ``"dialogs"``: a window the game opens by itself at the end of a game
-    (``"title"``: a regex) and the key that dismisses it (``"key"``)."""
-    if not isinstance(data, dict) or not data.get("title") or not data.get("key"):
-        raise ValueError("each of 'dialogs' needs a 'title' (regex) and a 'key'")
-    return {"title": str(data["title"]), "key": str(data["key"])}
 
 
 def load_program(skin: str) -> Program:

@@ -9,16 +9,36 @@ a button found by its picture (``{"button": "restart.png"}``, see :func:`find_bu
 from __future__ import annotations
 
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
 import numpy as np
 
 from bot.errors import PlayError
 from bot.live.capture import Frame
-from bot.live.play import board_crop
+from bot.live.looking import Timing, board_crop
+from bot.live.mouse import BoardMouse, Mouse
 
-if TYPE_CHECKING:
-    from bot.live.play import Player
+
+class Player(Protocol):
+    """What a restart needs of the player (:class:`bot.live.play.Player` is one): the board,
+    the mouse, the window check, looking and reading."""
+
+    located: Any
+    mouse: Mouse | None
+    fallback_restart: dict[str, Any] | None
+    timing: Timing
+
+    def check_window(self) -> None: ...
+
+    def park_pointer(self) -> None: ...
+
+    def board_mouse(self, frame: Frame) -> BoardMouse: ...
+
+    def settle(self, before: np.ndarray | None = None) -> tuple[Frame, bool]: ...
+
+    def read(
+        self, frame: Frame, previous: Any = None, want_plan: bool = True
+    ) -> tuple[Frame, Any, Any]: ...
 
 
 def restart_point(spec: dict[str, Any], grid: Any, scale: float) -> tuple[float, float]:

@@ -197,6 +197,35 @@ class WindowWatch:
         self.backend = backend
         self.window = window
         self.area = area or window.region
+        #: Windows open when the watch began (a window opened later may be the game's dialog).
+        self.initial = frozenset(w.id for w in backend.windows())
+
+    def opened_beside(self) -> list[WindowInfo]:
+        """Windows of the game's own class opened since the watch began, above the game
+        window and beside the board (a dialog over the board is :class:`WindowCoveredError`).
+
+        >>> game = WindowInfo(1, "Mines", ("mines",), Region(0, 0, 300, 300))
+        >>> class Stack:
+        ...     windows = lambda self: self.now
+        >>> stack = Stack(); stack.now = [game]
+        >>> watch = WindowWatch(stack, game, Region(10, 10, 100, 100))
+        >>> stack.now = [game, WindowInfo(2, "Scores", ("mines",), Region(200, 200, 90, 90)),
+        ...              WindowInfo(3, "Other", ("xterm",), Region(200, 0, 90, 90))]
+        >>> [w.name for w in watch.opened_beside()]
+        ['Scores']
+        """
+        stack = self.backend.windows()
+        ids = [w.id for w in stack]
+        if self.window.id not in ids:
+            return []
+        classes = {c.lower() for c in self.window.wm_class}
+        return [
+            w
+            for w in stack[ids.index(self.window.id) + 1 :]
+            if w.id not in self.initial
+            and classes & {c.lower() for c in w.wm_class}
+            and not w.region.intersects(self.area)
+        ]
 
     def check(self) -> WindowInfo:
         stack = self.backend.windows()

@@ -16,8 +16,9 @@ import pytest
 
 from bot.errors import WindowError
 from bot.live.capture import Region
+from bot.live.looking import Timing
 from bot.live.mouse import BoardMouse, measure_mapping
-from bot.live.play import Player, Timing
+from bot.live.play import Player
 from bot.live.window import WindowWatch, X11Windows
 from bot.reading.grid import Grid
 
@@ -124,8 +125,8 @@ def test_settling_waits_for_the_click_to_show(launch, capture, mouse):
     with launch("sgt-mines", 16, 16, 40) as game:
         region = game.window.region
         player = Player(capture, region, mouse, measure_mapping(capture.monitors, mouse.size()),
+                        located=Located(SGT_GRID),
                         timing=Timing(quiet=0.05, change_timeout=1.0))  # fmt: skip
-        player.located = Located(SGT_GRID)
         mouse.move(region.left + 5, region.bottom - 5)
         frame, _ = player.settle()
         before = frame.image[55 : 55 + 320, 30 : 30 + 320].copy()

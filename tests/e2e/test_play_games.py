@@ -57,7 +57,7 @@ def assert_clean(summary, games):
 def assert_opening_first_clicks(log_dir, games):
     """program.json says "first_click": "opening": each game began at (3, 3), not counted as a
     guess, and the game opened an area there."""
-    from bot.live.play import is_blank
+    from bot.live.planning import is_blank
     from solver.board import Board
 
     for n in range(1, games + 1):

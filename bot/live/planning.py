@@ -1,0 +1,144 @@
+"""What the loop plans on a board it read: the clicks (every proven-safe cell, else one guess),
+the first click a game's rules favour, and the guard against clicking a cell twice.
+
+Nothing here looks at a screen: a :class:`solver.board.Board` in, cells out.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from bot.errors import PlayError
+from solver.board import COVERED, NUMBERS, QUESTION, Board
+
+Position = tuple[int, int]
+
+
+@dataclass(frozen=True)
+class PlannedClick:
+    """One cell to open, with the solver's mine probability for it (0.0: proven safe)."""
+
+    x: int
+    y: int
+    p_mine: float
+
+
+class ClickLedger:
+    """Remembers the cells clicked since the screen last changed; a second click is refused.
+
+    >>> ledger = ClickLedger()
+    >>> ledger.record(3, 4)
+    >>> try:
+    ...     ledger.record(3, 4)
+    ... except PlayError as exc:
+    ...     print(exc)
+    cell (3, 4) was already clicked and the screen has not changed since: stopping
+    >>> ledger.screen_changed(); ledger.record(3, 4)
+    """
+
+    def __init__(self) -> None:
+        self._clicked: set[Position] = set()
+
+    def check(self, x: int, y: int) -> None:
+        if (x, y) in self._clicked:
+            raise PlayError(
+                f"cell ({x}, {y}) was already clicked and the screen has not changed since: "
+                "stopping"
+            )
+
+    def record(self, x: int, y: int) -> None:
+        self.check(x, y)
+        self._clicked.add((x, y))
+
+    def screen_changed(self) -> None:
+        self._clicked.clear()
+
+
+def plan_clicks(board: Board, mines: int, choose_move: Callable[..., Any] | None = None,
+                probabilities: Callable[..., Any] | None = None) -> list[PlannedClick]:  # fmt: skip
+    """The cells to open next: all proven-safe cells, else the policy's single best guess.
+
+    Raises :class:`solver.errors.ContradictionError` when the board has no solution.
+
+    >>> plan_clicks(Board("01.\\n01.\\n01."), mines=1)
+    [PlannedClick(x=2, y=0, p_mine=0.0), PlannedClick(x=2, y=2, p_mine=0.0)]
+    """
+    if probabilities is None:
+        from solver.probability import mine_probabilities as probabilities
+    analysis = probabilities(board, mines)
+    if analysis.safe:
+        return [PlannedClick(x, y, 0.0) for x, y in sorted(analysis.safe, key=lambda p: p[::-1])]
+    if choose_move is None:
+        from solver.moves import choose_move
+    move = choose_move(board, mines)
+    if move.action != "open":
+        # Flags are never needed to win; a policy that wants one gets the least risky cell.
+        x, y = min(analysis.covered, key=lambda p: (analysis.probability(*p), p[::-1]))
+        return [PlannedClick(x, y, float(analysis.probability(x, y)))]
+    p = analysis.probability(move.x, move.y)
+    return [PlannedClick(move.x, move.y, float(p if p is not None else move.p_mine))]
+
+
+#: Where the first click goes under ``opening`` rules, from the top-left corner: far enough
+#: from the edges that the guaranteed area touches the most unknown cells (it wins more than a
+#: corner: ``minebot bench --rules opening --first-click 3,3`` against ``--first-click corner``).
+OPENING_FIRST_CLICK = (3, 3)
+
+
+def first_click(rules: str | None, width: int, height: int, mines: int) -> PlannedClick:
+    """The cell to open on a blank board, the one that wins most under the game's first-click
+    ``rules`` (:data:`FIRST_CLICK_RULES`; None: unknown), with its mine probability.
+
+    Under ``opening`` rules :data:`OPENING_FIRST_CLICK`, moved towards the middle on boards too
+    small for it; otherwise a corner, the cell most likely to be a zero (fewest neighbours).
+
+    >>> first_click("opening", 30, 16, 99), first_click("opening", 5, 4, 3)
+    (PlannedClick(x=3, y=3, p_mine=0.0), PlannedClick(x=2, y=1, p_mine=0.0))
+    >>> first_click("classic", 30, 16, 99), first_click(None, 8, 8, 16)
+    (PlannedClick(x=0, y=0, p_mine=0.0), PlannedClick(x=0, y=0, p_mine=0.25))
+    """
+    if rules == "opening":
+        x, y = OPENING_FIRST_CLICK
+        return PlannedClick(min(x, (width - 1) // 2), min(y, (height - 1) // 2), 0.0)
+    p_mine = 0.0 if rules == "classic" else mines / (width * height)
+    return PlannedClick(0, 0, p_mine)
+
+
+def is_blank(board: Board) -> bool:
+    """True when no cell of ``board`` is open, flagged or marked (a game not started yet).
+
+    >>> is_blank(Board("..\\n..")), is_blank(Board(".F\\n.."))
+    (True, False)
+    """
+    return all(ch == COVERED for _, ch in board.items())
+
+
+def inconsistent_cells(before: Board, after: Board) -> list[Position]:
+    """Revealed numbers of ``before`` that show something else in ``after`` (a misread: a
+    revealed cell never changes while a game runs).
+
+    >>> inconsistent_cells(Board("1.\\n.."), Board("12\\n.."))
+    []
+    >>> inconsistent_cells(Board("1.\\n.."), Board("2.\\n.."))
+    [(0, 0)]
+    """
+    if (before.width, before.height) != (after.width, after.height):
+        return [(0, 0)]
+    return [
+        (x, y)
+        for y in range(before.height)
+        for x in range(before.width)
+        if before[x, y] in NUMBERS and after[x, y] != before[x, y]
+    ]
+
+
+def unopened(board: Board, batch: Sequence[PlannedClick]) -> bool:
+    """True when a cell of ``batch`` still shows covered (or question-marked) on ``board``.
+
+    >>> board = Board("1.\\n..")
+    >>> unopened(board, [PlannedClick(0, 0, 0.0)]), unopened(board, [PlannedClick(1, 0, 0.0)])
+    (False, True)
+    """
+    return any(board[c.x, c.y] in (COVERED, QUESTION) for c in batch)

@@ -1,0 +1,254 @@
+"""Boards that do not read whole: a message or an animation over part of the board, and cells
+of a class the skin does not know.
+
+The reader refuses a frame with any doubtful cell (never a guess). The loop then looks at what
+*did* read (:class:`CellView`, the classifier's verdict per cell with the doubtful ones marked)
+to tell three cases apart, none of which is ever a reason to click a cell it cannot read:
+
+- the game is over and says so on the cells that read (an exploded mine): counted at once,
+  whatever covers the rest (:func:`end_shown`);
+- a message or animation over part of the board: it goes away; the loop waits it out, bounded;
+- the same cells stay doubtful while everything else reads: a class the skin lacks. When each
+  of them is certainly an opened cell (the bot opened it as proven safe, or it touches an
+  opened 0, which opens all its neighbours) the game goes on with those cells as opened cells
+  whose number is unknown (:func:`partial_board`: the solver sees them as covered, which only
+  widens the solutions it considers, so what it proves safe stays safe, and they are never
+  clicked); otherwise the game is abandoned (:func:`surely_opened`).
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from solver.board import COVERED, Board
+
+Position = tuple[int, int]
+
+
+class GameAbandoned(Exception):
+    """The game cannot go on without clicking on a guess about a cell the bot cannot read:
+    given up (counted "abandoned"), the next game started."""
+
+
+@dataclass(frozen=True)
+class CellView:
+    """Every cell of a frame as the classifier sees it: ``chars`` (rows of board characters,
+    the best class of each cell) and ``doubtful`` (``[rows, cols]``, True where the reader
+    would refuse the cell)."""
+
+    chars: tuple[str, ...]
+    doubtful: np.ndarray
+
+    @property
+    def doubtful_cells(self) -> tuple[Position, ...]:
+        ys, xs = np.nonzero(self.doubtful)
+        return tuple((int(x), int(y)) for x, y in zip(xs, ys, strict=True))
+
+    def confident(self) -> dict[Position, str]:
+        """The cells that read clearly, and what they show."""
+        return {
+            (x, y): ch
+            for y, row in enumerate(self.chars)
+            for x, ch in enumerate(row)
+            if not self.doubtful[y, x]
+        }
+
+
+@dataclass(frozen=True)
+class PartialReading:
+    """A board read except for ``unknown`` cells (opened cells of a class the skin lacks): what
+    the loop plays on in their place. ``board`` shows them covered; they are never clicked."""
+
+    located: Any
+    board: Board
+    state: str
+    mines: int | None
+    unknown: tuple[Position, ...]
+
+
+def end_shown(view: CellView, lost_chars: str) -> str | None:
+    """``'lost'`` when a cell that reads clearly shows the skin's loss mark (the exploded mine),
+    whatever covers the others; else None (a win needs every cell: see the full read).
+
+    >>> view = CellView(("1X", "??"), np.array([[False, False], [True, True]]))
+    >>> end_shown(view, "X"), end_shown(CellView(("1X", "??"), np.ones((2, 2), bool)), "X")
+    ('lost', None)
+    """
+    return "lost" if any(ch in lost_chars for ch in view.confident().values()) else None
+
+
+def surely_opened(
+    cells: Iterable[Position], view: CellView, proven_safe_clicked: Iterable[Position]
+) -> bool:
+    """True when each of ``cells`` is certainly an opened cell: the bot opened it as proven
+    safe, or a neighbour reads clearly as ``0`` (a zero opens every cell around it).
+
+    >>> view = CellView(("0?.", "..."), np.array([[False, True, False], [False] * 3]))
+    >>> surely_opened([(1, 0)], view, []), surely_opened([(2, 1)], view, [])
+    (True, False)
+    >>> surely_opened([(2, 1)], view, [(2, 1)])
+    True
+    """
+    confident = view.confident()
+    clicked = set(proven_safe_clicked)
+    for x, y in cells:
+        if (x, y) in clicked:
+            continue
+        around = [(x + dx, y + dy) for dx in (-1, 0, 1) for dy in (-1, 0, 1) if (dx, dy) != (0, 0)]
+        if not any(confident.get(p) == "0" for p in around):
+            return False
+    return True
+
+
+def partial_board(view: CellView, unknown: Sequence[Position]) -> tuple[Board, Board]:
+    """The board to play on (``unknown`` cells shown covered) and the board to judge the game's
+    state on (``unknown`` cells shown as an opened ``0``: they are open, their number unknown).
+
+    >>> view = CellView(("1?", ".."), np.array([[False, True], [False, False]]))
+    >>> play, state = partial_board(view, [(1, 0)])
+    >>> str(play), str(state)
+    ('1.\\n..', '10\\n..')
+    """
+    rows = [list(row) for row in view.chars]
+    judged = [list(row) for row in view.chars]
+    for x, y in unknown:
+        rows[y][x] = COVERED
+        judged[y][x] = "0"
+    return Board("\n".join(map("".join, rows))), Board("\n".join(map("".join, judged)))
+
+
+def reading_with_unknown(
+    view: CellView,
+    located: Any,
+    previous: Board | None,
+    safe_clicked: Iterable[Position],
+    mines: int | None,
+    judge: Callable[[Board, Any, int | None], str],
+) -> PartialReading:
+    """The board of ``view`` with its doubtful cells taken as opened cells of unknown number,
+    when each certainly is one (:func:`surely_opened`) and no number read before is among
+    them; else :class:`GameAbandoned`. ``judge(board, skin, mines)`` tells the state."""
+    from bot.live.planning import inconsistent_cells
+
+    cells = view.doubtful_cells
+    board, judged = partial_board(view, cells)
+    if not surely_opened(cells, view, safe_clicked) or (
+        previous is not None and inconsistent_cells(previous, board)
+    ):
+        raise GameAbandoned(
+            "cells of a class the skin does not know, not certainly opened cells: "
+            + ", ".join(f"({x}, {y})" for x, y in cells[:8])
+        )
+    return PartialReading(located, board, judge(judged, located.skin, mines), mines, cells)
+
+
+def least_risky_elsewhere(board: Board, mines: int, unknown: Iterable[Position]) -> list[Any]:
+    """When the solver's only moves are ``unknown`` cells (opened, shown covered to it): the
+    covered cell least likely to be a mine among the others, as a one-click plan ([] if none).
+
+    >>> least_risky_elsewhere(Board("1.\\n.."), 1, [(1, 0)])
+    [PlannedClick(x=0, y=1, p_mine=0.3333333333333333)]
+    """
+    from bot.live.planning import PlannedClick
+    from solver.probability import mine_probabilities
+
+    skip = set(unknown)
+    analysis = mine_probabilities(board, mines)
+    cells = [p for p in analysis.covered if p not in skip]
+    if not cells:
+        return []
+    x, y = min(cells, key=lambda p: (analysis.probability(*p), p[::-1]))
+    return [PlannedClick(x, y, float(analysis.probability(x, y)))]
+
+
+def classify_view(image: np.ndarray, located: Any) -> CellView:
+    """The reader's classifier on every cell of ``located``'s grid, with the cells the reader
+    refuses (below the skin's confidence or margin) marked doubtful."""
+    from bot.reading.classify import classify_cells
+
+    skin = located.skin
+    scores = classify_cells(image, located.grid, skin)
+    doubtful = (scores.confidence < skin.min_confidence) | (scores.margin < skin.min_margin)
+    return CellView(tuple("".join(str(c) for c in row) for row in scores.chars), doubtful)
+
+
+def teach_command(skin: Any, frame_path: Path) -> str:
+    """The ``minebot tune`` command that teaches ``skin`` the classes shown in ``frame_path``
+    along with those it has (tune learns from every screenshot given: the ones the skin was
+    tuned from, as its skin.json lists them, and this frame; its levels; its program.json is
+    kept by tune).
+
+    >>> from types import SimpleNamespace as S
+    >>> meta = {"source": "Cells cut by minebot tune from: a.png, b.png"}
+    >>> skin = S(name="xbomb", folder=Path("/s/xbomb"), meta=meta)
+    >>> teach_command(skin, Path("/log/unknown-01.png"))
+    'minebot tune a.png b.png /log/unknown-01.png --name xbomb --out /s'
+    """
+    meta = getattr(skin, "meta", {})
+    source = str(meta.get("source", ""))
+    shots = source.split(": ", 1)[1].split(", ") if source.startswith("Cells cut by") else []
+    parts = ["minebot tune", *shots, str(frame_path), "--name", str(getattr(skin, "name", skin))]
+    for level in meta.get("levels", ()):
+        parts += ["--level", f"{level['cols']}x{level['rows']}n{level['mines']}"]
+    folder = getattr(skin, "folder", None)
+    if folder is not None:
+        parts += ["--out", str(Path(folder).parent)]
+    return " ".join(parts)
+
+
+def log_unknown_cells(folder: Path, frame: Any, located: Any, cells: Sequence[Position]) -> Path:
+    """Keep a frame with cells of a class the skin lacks: ``unknown-NN.png`` (the frame),
+    ``unknown-NN-cell-X-Y.png`` (each cell), ``unknown-NN.json`` (cells, skin, the command that
+    teaches the class) and ``unknown-NN.txt`` (that command, for a person). Returns the .txt."""
+    from bot.userfiles import check_output_folder, write_image, write_text
+
+    check_output_folder(folder, "unknown cells log")
+    n = len(list(folder.glob("unknown-[0-9][0-9].png"))) + 1
+    stem = folder / f"unknown-{n:02d}"
+    frame_path = stem.with_suffix(".png")
+    write_image(frame_path, frame.image, "frame with unknown cells")
+    for x, y in cells:
+        left, top, w, h = located.grid.cell_rect(x, y)
+        crop = frame.image[max(top, 0) : top + h, max(left, 0) : left + w]
+        write_image(folder / f"{stem.name}-cell-{x}-{y}.png", crop, "unknown cell")
+    command = teach_command(located.skin, frame_path.resolve())
+    where = ", ".join(f"({x}, {y})" for x, y in cells)
+    skin = getattr(located.skin, "name", str(located.skin))
+    note = {"skin": skin, "cells": [list(c) for c in cells], "frame": str(frame_path),
+            "teach": command}  # fmt: skip
+    write_text(stem.with_suffix(".json"), json.dumps(note, indent=1) + "\n", "unknown cells")
+    text = (
+        f"cells {where} of {frame_path} read as no {skin} class (crops beside it). "
+        f"To teach the class, keeping the others, run: {command} "
+        "(then name the new group in the groups file it writes and run it again)\n"
+    )
+    write_text(stem.with_suffix(".txt"), text, "unknown cells")
+    return stem.with_suffix(".txt")
+
+
+class UnknownCellLog:
+    """The cells of an unknown class met in a run (:attr:`seen`), each logged once (in
+    ``folder``, else a temporary folder made on the first one) and said through ``out``."""
+
+    def __init__(self, folder: Path | None, out: Callable[[str], None]) -> None:
+        self.folder = folder
+        self.out = out
+        self.seen: set[Position] = set()
+
+    def note(self, frame: Any, located: Any, cells: Sequence[Position]) -> None:
+        new = [c for c in cells if c not in self.seen]
+        self.seen.update(cells)
+        if not new:
+            return
+        if self.folder is None:
+            import tempfile
+
+            self.folder = Path(tempfile.mkdtemp(prefix="minebot-unknown-"))
+        note = log_unknown_cells(self.folder, frame, located, new)
+        self.out(f"{len(new)} cell(s) of a class the skin does not know: {note.read_text()}")
