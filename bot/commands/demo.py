@@ -112,5 +112,5 @@ def run(args: argparse.Namespace) -> int:
             args.screenshot.parent.mkdir(parents=True, exist_ok=True)
             cv2.imwrite(str(args.screenshot), final.image)
     report(summary, args.json)
-    out(f"final screenshot: {args.screenshot}")
+    out(f"final screenshot: {args.screenshot.resolve()}")
     return 0

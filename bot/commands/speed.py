@@ -6,7 +6,9 @@ import argparse
 import json
 from pathlib import Path
 
-DEFAULT_SUPER_BOARD = Path(__file__).resolve().parents[1] / "data" / "super-board-of-death.txt"
+from bot.paths import data_file
+
+DEFAULT_SUPER_BOARD = data_file("super-board-of-death.txt")
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
