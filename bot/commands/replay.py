@@ -243,6 +243,7 @@ def replay_image(
             }
             out.status = 2
     if move is not None:
+        assert analysis is not None  # chosen together with the move
         risk = "safe" if move.p_mine == 0 else f"P(mine) = {move.p_mine:.4f}"
         out.lines.append(f"move: {move.action} ({move.x}, {move.y}), {risk}")
         out.report["move"] = {

@@ -173,17 +173,21 @@ def plan_clicks(board: Board, mines: int, choose_move: Callable[..., Any] | None
     [PlannedClick(x=2, y=0, p_mine=0.0), PlannedClick(x=2, y=2, p_mine=0.0)]
     """
     if probabilities is None:
-        from solver.probability import mine_probabilities as probabilities
+        from solver.probability import mine_probabilities
+
+        probabilities = mine_probabilities
     analysis = probabilities(board, mines)
     if analysis.safe:
         return [PlannedClick(x, y, 0.0) for x, y in sorted(analysis.safe, key=lambda p: p[::-1])]
     if choose_move is None:
-        from solver.moves import choose_move
+        from solver.moves import choose_move as solver_choose_move
+
+        choose_move = solver_choose_move
     move = choose_move(board, mines)
     if move.action != "open":
         # Flags are never needed to win; a policy that wants one gets the least risky cell.
         x, y = min(analysis.covered, key=lambda p: (analysis.probability(*p), p[::-1]))
-        return [PlannedClick(x, y, float(analysis.probability(x, y)))]
+        return [PlannedClick(x, y, float(analysis.probabilities[x, y]))]
     p = analysis.probability(move.x, move.y)
     return [PlannedClick(move.x, move.y, float(p if p is not None else move.p_mine))]
 
@@ -344,7 +348,9 @@ class Player:
         self.park = park
         if restart is None:
             # Imported here: bot.live.restart builds on this module.
-            from bot.live.restart import restart_from_skin as restart
+            from bot.live.restart import restart_from_skin
+
+            restart = restart_from_skin
         self.restart = restart
         if first_click is not None and first_click not in FIRST_CLICK_RULES:
             raise PlayError(

@@ -201,7 +201,7 @@ def _build_skin(folder: Path, path: Path, meta: dict[str, Any]) -> Skin:
             variants.append((cls, image))
     if "covered" not in spec:
         raise ValueError("'templates' has no 'covered' image")
-    templates = {}
+    templates: dict[str, np.ndarray] = {}
     for cls, image in variants:
         templates.setdefault(cls, image)
     match = meta.get("match", {})
