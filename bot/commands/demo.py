@@ -108,7 +108,6 @@ def run(args: argparse.Namespace) -> int:
                 out=out,
             )
             summary = attached.player.run(args.games)
-            assert game.window is not None  # set when the game started
             final = capture.grab(game.window.region)
             args.screenshot.parent.mkdir(parents=True, exist_ok=True)
             cv2.imwrite(str(args.screenshot), final.image)
