@@ -19,10 +19,13 @@ fi
 say() { echo "minebot setup: $*" >&2; }
 
 mapfile -t wanted < <(grep -v '^\s*#' "$root/bot/apt-packages.txt" | sed 's/\s*#.*//' | grep -v '^\s*$')
+# Every name an installed package answers to, its own and those it provides (Ubuntu 24.04's
+# libglib2.0-0t64 provides libglib2.0-0).
+have="$(dpkg-query -W -f='${Status}|${Package}, ${Provides}\n' 2>/dev/null \
+    | sed -n 's/^install ok installed|//p' | sed 's/([^)]*)//g' | tr ',' '\n' | tr -d ' ')"
 missing=()
 for pkg in "${wanted[@]}"; do
-    dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null | grep -q "install ok installed" \
-        || missing+=("$pkg")
+    grep -Fxq "$pkg" <<<"$have" || missing+=("$pkg")
 done
 if ((${#missing[@]})); then
     sudo=""
@@ -35,9 +38,12 @@ fi
 
 py="$venv/bin/python"
 if ! "$py" -c "import pip" >/dev/null 2>&1; then
-    if [ -e "$venv" ]; then
+    if [ -f "$venv/pyvenv.cfg" ]; then
         say "$venv is broken (its python or pip does not run): making it again"
         rm -rf "$venv"
+    elif [ -e "$venv" ]; then  # never delete a folder that is not a virtual environment
+        say "$venv exists and is not a virtual environment: remove it or set MINEBOT_VENV"
+        exit 2
     fi
     say "making the virtual environment $venv from $base"
     "$base" -m venv "$venv"
