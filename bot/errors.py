@@ -68,3 +68,10 @@ class LatticeError(MinebotError):
 
 class TuneError(MinebotError):
     """A skin cannot be learnt from the screenshots and labels given; says what to capture."""
+
+
+# --- files and folders the user names on the command line (bot/userfiles.py) ---
+
+
+class UserFileError(MinebotError):
+    """A file or folder the user named cannot be read or written; the message names it."""

@@ -1,7 +1,15 @@
-"""Coordinate mapping (frame -> desktop -> mouse) and the click guards, without a screen."""
+"""Coordinate mapping (frame -> desktop -> mouse) and the click guards, without a screen.
+
+Windows and macOS cannot run here: every test runs three times, with ``sys.platform`` switched
+to linux, win32 and darwin, so nothing in the mapping or the guards depends on the platform it
+was written on; loading pyautogui is checked per platform with a stand-in module.
+"""
 
 from __future__ import annotations
 
+import importlib
+import sys
+import types
 from dataclasses import dataclass
 
 import numpy as np
@@ -14,9 +22,20 @@ from bot.live.mouse import (
     FailSafeError,
     Mouse,
     MouseMapping,
+    follow_display,
     frame_to_mouse,
+    load_pyautogui,
     measure_mapping,
 )
+
+PLATFORMS = ("linux", "win32", "darwin")
+
+
+@pytest.fixture(autouse=True, params=PLATFORMS)
+def platform(request, monkeypatch) -> str:
+    """Every test in this file, once per platform."""
+    monkeypatch.setattr(sys, "platform", request.param)
+    return request.param
 
 
 class FakeFailSafe(Exception):
@@ -296,33 +315,33 @@ def test_frame_point_outside_the_window_is_refused():
     assert pointer.events == []
 
 
+class CorneredRelease(FakePointer):
+    """pyautogui's mouseUp when the failsafe fires: it checks before releasing, unless the
+    failsafe is off."""
+
+    def mouseUp(self, button="left"):  # noqa: N802
+        if self.FAILSAFE:
+            raise FakeFailSafe("corner")
+        super().mouseUp(button)
+
+
 def test_failsafe_between_move_and_press_is_a_clear_error():
-    class Cornered(FakePointer):
+    class Cornered(CorneredRelease):
         def mouseDown(self, button="left"):  # noqa: N802
             raise FakeFailSafe("corner")  # pyautogui checks before pressing
 
-        def mouseUp(self, button="left"):  # noqa: N802
-            raise FakeFailSafe("corner")  # ... and before releasing
-
     pointer = Cornered()
-    pointer.platformModule = type("P", (), {"_mouseUp": lambda *a: pointer.events.append("raw")})
     with pytest.raises(FailSafeError):
         Mouse(pointer).click(5, 5)
-    assert "raw" in pointer.events  # released anyway, through the platform layer
+    assert pointer.events[-1] == ("up", "left", (5, 5))  # released anyway
+    assert pointer.FAILSAFE is True  # and the failsafe is on again
 
 
 def test_failsafe_after_press_still_releases_the_button():
-    class CorneredAfterPress(FakePointer):
-        def mouseUp(self, button="left"):  # noqa: N802
-            raise FakeFailSafe("corner")
-
-    pointer = CorneredAfterPress()
-    released = []
-    pointer.platformModule = type(
-        "P", (), {"_mouseUp": staticmethod(lambda x, y, b: released.append((x, y, b)))}
-    )
+    pointer = CorneredRelease()
     Mouse(pointer).click(5, 6)
-    assert ("down", "left", (5, 6)) in pointer.events and released == [(5, 6, "left")]
+    assert pointer.events[-2:] == [("down", "left", (5, 6)), ("up", "left", (5, 6))]
+    assert pointer.FAILSAFE is True
 
 
 def test_pointer_moved_during_the_click_stops():
@@ -333,3 +352,97 @@ def test_pointer_moved_during_the_click_stops():
 
     with pytest.raises(MouseError, match="moved during a click"):
         Mouse(Grabbed()).click(5, 6)
+
+
+# --- loading pyautogui on each platform, and following a new X display ------------------------
+
+
+class FakeConnection:
+    """An Xlib display connection: only its name matters here."""
+
+    def __init__(self, name: str) -> None:
+        self.name = name
+
+    def get_display_name(self) -> str:
+        return self.name
+
+
+def fake_pyautogui(platform_module: object) -> types.ModuleType:
+    module = types.ModuleType("pyautogui")
+    module.FAILSAFE = False
+    module.PAUSE = 0.1
+    module.platformModule = platform_module
+    return module
+
+
+def test_load_pyautogui_on_each_platform(platform, monkeypatch):
+    x11 = types.SimpleNamespace(_display=FakeConnection(":1"))
+    fake = fake_pyautogui(x11)
+    monkeypatch.setitem(sys.modules, "pyautogui", fake)
+    monkeypatch.delenv("DISPLAY", raising=False)
+    if platform == "linux":
+        with pytest.raises(MouseError, match="no DISPLAY"):
+            load_pyautogui()
+        monkeypatch.setenv("DISPLAY", ":1")  # the display pyautogui is connected to
+    assert load_pyautogui() is fake
+    assert fake.FAILSAFE is True and fake.PAUSE == 0.0
+    assert x11._display.name == ":1"  # no platform touches a connection it does not need to
+
+
+def test_a_connection_to_another_display_is_replaced():
+    x11 = types.SimpleNamespace(_display=FakeConnection(":1"))
+    opened = []
+
+    def connect(name):
+        opened.append(name)
+        return FakeConnection(name)
+
+    follow_display(fake_pyautogui(x11), ":1", connect=connect)
+    assert opened == [] and x11._display.name == ":1"
+    follow_display(fake_pyautogui(x11), ":2", connect=connect)
+    assert opened == [":2"] and x11._display.name == ":2"
+
+
+def test_a_connection_that_fails_is_a_mouse_error():
+    def refuse(name):
+        raise ConnectionRefusedError(f"no X server at {name}")
+
+    x11 = types.SimpleNamespace(_display=FakeConnection(":1"))
+    with pytest.raises(MouseError, match="cannot connect to display :9"):
+        follow_display(fake_pyautogui(x11), ":9", connect=refuse)
+
+
+def platform_module(tmp_path, monkeypatch, body: str) -> types.ModuleType:
+    """A real module, imported from a file, standing in for a pyautogui platform layer that
+    keeps its connection under some other name."""
+    (tmp_path / "other_x11.py").write_text(body)
+    monkeypatch.syspath_prepend(str(tmp_path))
+    monkeypatch.delitem(sys.modules, "other_x11", raising=False)
+    module = importlib.import_module("other_x11")
+    monkeypatch.setitem(sys.modules, "other_x11", module)  # gone again after the test
+    return module
+
+
+def test_without_the_private_connection_the_platform_module_is_reimported(tmp_path, monkeypatch):
+    monkeypatch.setenv("DISPLAY", ":1")
+    module = platform_module(
+        tmp_path, monkeypatch, "import os\nconnected_to = os.environ['DISPLAY']\n"
+    )
+    assert module.connected_to == ":1"
+    monkeypatch.setenv("DISPLAY", ":2")  # a virtual display started later
+    follow_display(fake_pyautogui(module), ":2")  # the real importlib.reload
+    assert module.connected_to == ":2"
+
+
+def test_a_reimport_that_fails_is_a_mouse_error(tmp_path, monkeypatch):
+    monkeypatch.setenv("DISPLAY", ":1")
+    body = "import os\nif os.environ['DISPLAY'] != ':1':\n    raise OSError('no X server')\n"
+    module = platform_module(tmp_path, monkeypatch, body)
+    monkeypatch.setenv("DISPLAY", ":3")
+    with pytest.raises(MouseError, match="cannot connect to display :3: no X server"):
+        follow_display(fake_pyautogui(module), ":3")
+
+
+def test_a_pyautogui_without_a_platform_module_is_a_mouse_error():
+    with pytest.raises(MouseError, match="no platform module"):
+        follow_display(types.ModuleType("pyautogui"), ":1")

@@ -8,16 +8,15 @@ screenshot.
 from __future__ import annotations
 
 import argparse
-import re
 import sys
 from pathlib import Path
 
-from solver.errors import MinebotError
+from bot.commands.args import board_size, nonnegative_int, positive_int
 
 
 def parse_size(text: str) -> tuple[int, int, int]:
     """``"30x16n99"`` -> ``(30, 16, 99)``; a level name (beginner, intermediate, expert) gives
-    its size.
+    its size (an argparse type: a bad size exits 2 with one line).
 
     >>> parse_size("16x16n40"), parse_size("expert")
     ((16, 16, 40), (30, 16, 99))
@@ -27,16 +26,10 @@ def parse_size(text: str) -> tuple[int, int, int]:
     level = LEVELS.get(text.strip().lower())
     if level is not None:
         return level.width, level.height, level.mines
-    match = re.fullmatch(r"(\d+)x(\d+)n(\d+)", text.strip())
-    if not match:
-        raise MinebotError(
-            f"board size {text!r} is not COLSxROWSnMINES (e.g. 16x16n40) or one of "
-            + ", ".join(LEVELS)
-        )
-    cols, rows, mines = (int(v) for v in match.groups())
-    if cols < 1 or rows < 1 or not 0 < mines < cols * rows:
-        raise MinebotError(f"board size {text!r}: need at least one cell and 0 < mines < cells")
-    return cols, rows, mines
+    try:
+        return board_size(text)
+    except argparse.ArgumentTypeError as exc:
+        raise argparse.ArgumentTypeError(f"{exc}; or one of {', '.join(LEVELS)}") from exc
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -49,17 +42,20 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument("--skin", default="sgt-mines", help="game to run (sgt-mines)")
     parser.add_argument(
         "--size",
+        type=parse_size,
         default="16x16n40",
         metavar="COLSxROWSnMINES",
         help="board, or beginner, intermediate, expert (16x16n40)",
     )
     parser.add_argument(
         "--display",
-        type=int,
+        type=nonnegative_int,
         metavar="N",
         help="run Xvfb on display :N (default: the first free one from :100)",
     )
-    parser.add_argument("--games", type=int, default=3, metavar="N", help="games to play (3)")
+    parser.add_argument(
+        "--games", type=positive_int, default=3, metavar="N", help="games to play (3)"
+    )
     parser.add_argument(
         "--screenshot",
         type=Path,
@@ -73,23 +69,23 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from bot.errors import PlayError
-
-    if args.games < 1:
-        raise PlayError("--games must be at least 1")
-    cols, rows, mines = parse_size(args.size)
-    out = (lambda line: print(line, file=sys.stderr)) if args.json else print
+    from bot.errors import ProgramError
     from bot.live.programs import RunningGame, load_program
     from bot.live.xvfb import VirtualDisplay
+    from bot.userfiles import check_image_output, check_output_folder, write_image
 
+    cols, rows, mines = args.size
     program = load_program(args.skin)
+    # Outputs are checked before any game is played: none is played for nothing.
+    check_image_output(args.screenshot, "screenshot")
+    if args.log is not None:
+        check_output_folder(args.log, "game logs")
+    out = (lambda line: print(line, file=sys.stderr)) if args.json else print
     with (
         VirtualDisplay(display=args.display) as display,
         RunningGame(program, cols, rows, mines, display.env) as game,
     ):
         # Everything that talks to X (mss, pyautogui) is set up only now, on the new display.
-        import cv2
-
         from bot.commands.play import report, skins_for
         from bot.live.attach import attach
         from bot.live.capture import ScreenCapture
@@ -108,9 +104,11 @@ def run(args: argparse.Namespace) -> int:
                 out=out,
             )
             summary = attached.player.run(args.games)
+            if game.window is None:
+                raise ProgramError("the game window is gone: no final screenshot")
             final = capture.grab(game.window.region)
-            args.screenshot.parent.mkdir(parents=True, exist_ok=True)
-            cv2.imwrite(str(args.screenshot), final.image)
+            write_image(args.screenshot, final.image, "screenshot")
     report(summary, args.json)
+    # The full path: the picture is saved in the current folder, wherever bot/demo.sh is run.
     out(f"final screenshot: {args.screenshot.resolve()}")
     return 0

@@ -11,6 +11,8 @@ import json
 import sys
 from pathlib import Path
 
+from bot.commands.args import nonnegative_int, positive_int
+
 
 def register(subparsers: argparse._SubParsersAction) -> None:
     parser = subparsers.add_parser(
@@ -21,9 +23,14 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         "screen corner (pyautogui's failsafe) or press Ctrl-C to stop.",
     )
     parser.add_argument("--skin", help="look only for this skin (default: every skin)")
-    parser.add_argument("--games", type=int, default=1, metavar="N", help="games to play (1)")
     parser.add_argument(
-        "--mines", type=int, metavar="N", help="total mines (default: from the screen or level)"
+        "--games", type=positive_int, default=1, metavar="N", help="games to play (1)"
+    )
+    parser.add_argument(
+        "--mines",
+        type=nonnegative_int,
+        metavar="N",
+        help="total mines (default: from the screen or level)",
     )
     parser.add_argument(
         "--hint", action="store_true", help="click nothing: print the move, write an overlay"
@@ -52,12 +59,15 @@ def skins_for(name: str | None) -> list | None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from bot.errors import PlayError
     from bot.live.capture import ScreenCapture
+    from bot.userfiles import check_image_output, check_output_folder
 
-    if args.games < 1:
-        raise PlayError("--games must be at least 1")
     skins = skins_for(args.skin)
+    # Outputs are checked before the screen is touched.
+    if args.hint:
+        check_image_output(args.overlay, "overlay")
+    if args.log is not None:
+        check_output_folder(args.log, "game logs")
     with ScreenCapture() as capture:
         if args.hint:
             return hint(capture, skins, args)
@@ -102,7 +112,7 @@ def hint(capture, skins, args: argparse.Namespace) -> int:
         more = f" (and {len(plan) - 1} more safe cells)" if len(plan) > 1 else ""
         message = f"open ({first.x}, {first.y}): {kind}{more}"
         move = first
-    overlay_written = write_overlay(args.overlay, frame, reading, mines, move)
+    write_overlay(args.overlay, frame, reading, mines, move)
     if args.json:
         print(
             json.dumps(
@@ -115,31 +125,28 @@ def hint(capture, skins, args: argparse.Namespace) -> int:
                     if move is None
                     else {"action": "open", "x": move.x, "y": move.y, "p_mine": move.p_mine},
                     "safe": [] if plan is None else [[c.x, c.y] for c in plan if c.p_mine == 0],
-                    "overlay": str(args.overlay) if overlay_written else None,
+                    "overlay": str(args.overlay),
                 }  # fmt: skip
             )
         )
     else:
         print(reading.board)
         print(message)
-        if overlay_written:
-            print(f"overlay written to {args.overlay}")
+        print(f"overlay written to {args.overlay}")
     return 0
 
 
-def write_overlay(path: Path, frame, reading, mines: int, move) -> bool:
+def write_overlay(path: Path, frame, reading, mines: int, move) -> None:
     """Write the reader's overlay picture: covered cells tinted by mine probability, the move
-    framed."""
-    import cv2
-
+    framed (an error if it cannot be written)."""
     from bot.reading.overlay import draw_overlay
+    from bot.userfiles import write_image
     from solver.probability import mine_probabilities
 
     probabilities = mine_probabilities(reading.board, mines).grid if move is not None else None
     marked = None if move is None else _OverlayMove("open", move.x, move.y)
     picture = draw_overlay(frame.image, reading.located.grid, probabilities, marked)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    return bool(cv2.imwrite(str(path), picture))
+    write_image(path, picture, "overlay")
 
 
 class _OverlayMove:

@@ -16,6 +16,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from bot.commands.args import nonnegative_int
+
 #: Picture suffixes a folder is searched for.
 IMAGE_SUFFIXES = (".png", ".bmp", ".jpg", ".jpeg", ".webp", ".tif", ".tiff")
 
@@ -33,7 +35,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     )
     parser.add_argument("image", metavar="IMAGE_OR_DIR", help="a screenshot, or a folder of them")
     parser.add_argument("--skin", help="only look for this skin (default: every known skin)")
-    parser.add_argument("--mines", type=int, help="total mines (default: screen, skin level)")
+    parser.add_argument(
+        "--mines", type=nonnegative_int, help="total mines (default: screen, skin level)"
+    )
     parser.add_argument(
         "--expect",
         metavar="BOARD.txt",
@@ -63,6 +67,7 @@ class Replayed:
 def run(args: argparse.Namespace) -> int:
     from bot.errors import MinebotError
     from bot.reading.skins import find_skin, load_skins
+    from bot.userfiles import check_image_output, check_output_folder
 
     source = Path(args.image)
     if source.is_dir():
@@ -75,15 +80,21 @@ def run(args: argparse.Namespace) -> int:
         raise MinebotError(f"{source}: no such file or folder")
     skins = [find_skin(args.skin)] if args.skin else load_skins()
     several = len(images) > 1 or source.is_dir()
+    if args.overlay is not None:  # an output that cannot be written is said before any reading
+        if several:
+            check_output_folder(args.overlay, "overlays")
+        else:
+            check_image_output(args.overlay, "overlay")
     status = 0
     for image in images:
         expect = _paired(args.expect, image, several, ".txt")
         overlay = _paired(args.overlay, image, several, ".png", create=True)
         try:
             result = replay_image(image, skins, args.mines, expect, overlay)
-        except MinebotError as exc:
+        except MinebotError as exc:  # one bad picture does not stop a folder: exit 2 at the end
+            message = str(exc) if str(exc).startswith(f"{image}:") else f"{image}: {exc}"
             result = Replayed(str(image), {"image": str(image), "error": str(exc)}, [], 2)
-            print(f"minebot replay: {image}: {exc}", file=sys.stderr)
+            print(f"minebot replay: {message}", file=sys.stderr)
         if args.json:
             print(json.dumps(result.report))
         else:
@@ -103,26 +114,12 @@ def _paired(
     path = Path(option)
     if not several:
         return path
-    if create:
-        path.mkdir(parents=True, exist_ok=True)
-    elif not path.is_dir():
+    if not create and not path.is_dir():
         from bot.errors import MinebotError
 
         raise MinebotError(f"{path}: for a folder of pictures, give a folder of NAME.txt boards")
     candidate = path / (image.stem + suffix)
     return candidate if create or candidate.exists() else None
-
-
-def load_image(path: Path) -> Any:
-    """The picture as a BGR array; a clear error when it is not one."""
-    import cv2
-
-    from bot.errors import MinebotError
-
-    image = cv2.imread(str(path), cv2.IMREAD_COLOR)
-    if image is None:
-        raise MinebotError(f"{path}: not a picture OpenCV can read")
-    return image
 
 
 def mine_count(reading: Any, given: int | None) -> tuple[int, str]:
@@ -160,14 +157,12 @@ def replay_image(
     overlay: Path | None = None,
 ) -> Replayed:
     """Read one picture; the report, the text lines and the exit status (0, 1 or 2)."""
-    import cv2
-
     from bot.reading.overlay import draw_overlay
     from bot.reading.read import locate_board, read_frame
-    from solver.board import read_board
+    from bot.userfiles import read_board_file, read_image, write_image
     from solver.errors import ContradictionError
 
-    frame = load_image(path)
+    frame = read_image(path)
     located = locate_board(frame, skins)
     reading = read_frame(frame, located)
     grid, board = located.grid, reading.board
@@ -201,7 +196,7 @@ def replay_image(
         str(board),
     ]
     if expect is not None:
-        wanted = read_board(str(expect))
+        wanted = read_board_file(expect)
         if (wanted.width, wanted.height) != (board.width, board.height):
             diffs = None
             out.lines.append(
@@ -242,8 +237,7 @@ def replay_image(
                 "cells": [list(c) for c in exc.cells],
             }
             out.status = 2
-    if move is not None:
-        assert analysis is not None  # chosen together with the move
+    if move is not None and analysis is not None:
         risk = "safe" if move.p_mine == 0 else f"P(mine) = {move.p_mine:.4f}"
         out.lines.append(f"move: {move.action} ({move.x}, {move.y}), {risk}")
         out.report["move"] = {
@@ -259,10 +253,7 @@ def replay_image(
         out.report["move"] = None
     if overlay is not None:
         picture = draw_overlay(frame, grid, None if analysis is None else analysis.grid, move)
-        if not cv2.imwrite(str(overlay), picture):
-            from bot.errors import MinebotError
-
-            raise MinebotError(f"{overlay}: cannot write the overlay picture")
+        write_image(overlay, picture, "overlay")
         out.lines.append(f"overlay: {overlay}")
         out.report["overlay"] = str(overlay)
     return out

@@ -10,10 +10,11 @@ and a groups file were written; fill it in and run again); 2: an error saying wh
 from __future__ import annotations
 
 import argparse
-import re
 import sys
 import time
 from pathlib import Path
+
+from bot.commands.args import board_size
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -38,6 +39,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument(
         "--level",
         action="append",
+        type=board_size,
         default=[],
         metavar="COLSxROWSnMINES",
         help="a standard board size of the game, e.g. 30x16n99 (repeatable)",
@@ -50,33 +52,17 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.set_defaults(func=run)
 
 
-def parse_level(text: str) -> tuple[int, int, int]:
-    """``"30x16n99"`` -> ``(30, 16, 99)``.
-
-    >>> parse_level("30x16n99")
-    (30, 16, 99)
-    """
-    from bot.errors import TuneError
-
-    match = re.fullmatch(r"(\d+)x(\d+)n(\d+)", text.strip())
-    if not match:
-        raise TuneError(f"--level {text!r}: expected COLSxROWSnMINES, e.g. 30x16n99")
-    cols, rows, mines = (int(v) for v in match.groups())
-    return cols, rows, mines
-
-
 def run(args: argparse.Namespace) -> int:
     from bot.reading.tune import tune
 
     start = time.perf_counter()
-    levels = [parse_level(text) for text in args.level]
     restart = {"key": args.restart_key} if args.restart_key else None
     result = tune(
         args.images,
         args.name,
         out=args.out,
         groups_file=args.groups,
-        levels=levels,
+        levels=args.level,
         restart=restart,
         program=args.program,
         game=args.game,

@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from bot.live.capture import Frame
+from bot.userfiles import check_output_folder, write_image, write_text
 from solver.board import NUMBERS, Board
 
 
@@ -24,8 +25,7 @@ class GameLog:
     ``minebot replay DIR``."""
 
     def __init__(self, folder: Path) -> None:
-        self.folder = folder
-        folder.mkdir(parents=True, exist_ok=True)
+        self.folder = check_output_folder(folder, "game log")
         self._index = 0
         self._moves = (folder / "moves.jsonl").open("a", encoding="utf-8")
 
@@ -34,8 +34,9 @@ class GameLog:
 
         self._index += 1
         name = f"{self._index:03d}"
-        cv2.imwrite(str(self.folder / f"{name}.png"), frame.image, [cv2.IMWRITE_PNG_COMPRESSION, 1])
-        (self.folder / f"{name}.txt").write_text(str(board) + "\n", encoding="utf-8")
+        fast = [cv2.IMWRITE_PNG_COMPRESSION, 1]
+        write_image(self.folder / f"{name}.png", frame.image, "logged frame", fast)
+        write_text(self.folder / f"{name}.txt", str(board) + "\n", "logged board")
         return self._index
 
     def moves(self, frame_index: int, clicks: Sequence[Any]) -> None:
@@ -49,13 +50,11 @@ class GameLog:
         self._moves.flush()
 
     def finish(self, frame: Frame | None, board: Board | None, result: dict[str, Any]) -> None:
-        import cv2
-
         if frame is not None:
-            cv2.imwrite(str(self.folder / "final.png"), frame.image)
+            write_image(self.folder / "final.png", frame.image, "final frame")
         if board is not None:
-            (self.folder / "final.txt").write_text(str(board) + "\n", encoding="utf-8")
-        (self.folder / "result.json").write_text(json.dumps(result, indent=1) + "\n")
+            write_text(self.folder / "final.txt", str(board) + "\n", "final board")
+        write_text(self.folder / "result.json", json.dumps(result, indent=1) + "\n", "result")
 
     def close(self) -> None:
         self._moves.close()

@@ -23,10 +23,12 @@ pyautogui's failsafe (throw the pointer into a screen corner to stop) stays on.
 
 from __future__ import annotations
 
+import importlib
 import os
 import sys
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from types import ModuleType
 from typing import Any, Protocol
 
 from bot.errors import MouseError
@@ -130,10 +132,9 @@ class PointerBackend(Protocol):
 
 
 def load_pyautogui() -> Any:
-    """pyautogui, connected to the current ``DISPLAY``, failsafe on, no built-in pauses.
+    """pyautogui, connected to the current ``DISPLAY`` (X11), failsafe on, no built-in pauses.
 
-    pyautogui opens its X connection when first imported; if ``DISPLAY`` changed since (a
-    virtual display started later in the same process), its connection is replaced.
+    On Windows and macOS pyautogui needs no display and is used as imported.
     """
     if sys.platform.startswith("linux") and not os.environ.get("DISPLAY"):
         raise MouseError("no DISPLAY: there is no X screen for the mouse to act on")
@@ -142,16 +143,49 @@ def load_pyautogui() -> Any:
     except Exception as exc:  # Xlib raises its own errors on a bad DISPLAY/XAUTHORITY
         raise MouseError(f"pyautogui cannot start: {exc}") from exc
     if sys.platform.startswith("linux"):
-        x11 = sys.modules.get("pyautogui._pyautogui_x11")
-        display = getattr(x11, "_display", None)
-        if display is not None and display.get_display_name() != os.environ["DISPLAY"]:
-            from Xlib.display import Display
-
-            x11._display = Display(os.environ["DISPLAY"])
+        follow_display(pyautogui, os.environ["DISPLAY"])
     pyautogui.FAILSAFE = True
     # The bot waits for the screen to settle after each click instead of a fixed pause.
     pyautogui.PAUSE = 0.0
     return pyautogui
+
+
+def follow_display(
+    pyautogui: Any,
+    display: str,
+    connect: Callable[[str], Any] | None = None,
+    reload: Callable[[ModuleType], Any] = importlib.reload,
+) -> None:
+    """Make pyautogui's X11 layer act on X display ``display`` (the current ``DISPLAY``).
+
+    pyautogui has no public way to change displays: its X11 module connects to ``DISPLAY``
+    once, when imported, and a virtual display started later in the same process (the demo,
+    the tests) would get no events. Where pyautogui keeps that connection as pyautogui 0.9
+    does (``platformModule._display``, a private name: the only handle there is), a connection
+    to another display is replaced with ``connect(display)``. A pyautogui laid out otherwise
+    gets its platform module re-imported (``reload``), which connects to ``DISPLAY`` the way
+    its first import did.
+    """
+    platform = getattr(pyautogui, "platformModule", None)
+    if platform is None:
+        raise MouseError("pyautogui has no platform module: cannot point it at the display")
+    connection = getattr(platform, "_display", None)
+    name = getattr(connection, "get_display_name", None)
+    if callable(name):
+        if name() != display:
+            if connect is None:
+                from Xlib.display import Display
+
+                connect = Display
+            try:
+                platform._display = connect(display)
+            except Exception as exc:  # Xlib's own errors (no server, bad cookie)
+                raise MouseError(f"pyautogui cannot connect to display {display}: {exc}") from exc
+        return
+    try:  # the fallback: no connection where pyautogui 0.9 keeps it
+        reload(platform)
+    except Exception as exc:
+        raise MouseError(f"pyautogui cannot connect to display {display}: {exc}") from exc
 
 
 class Mouse:
@@ -226,12 +260,14 @@ class Mouse:
         try:
             self.backend.mouseUp(button=button)
         except self._failsafe_types:
-            # pyautogui checks the failsafe before releasing too; a release is always safe,
-            # so release through its platform layer rather than leave the button down.
-            platform = getattr(self.backend, "platformModule", None)
-            if platform is not None:
-                x, y = self.position()
-                platform._mouseUp(x, y, button)
+            # pyautogui checks the failsafe before releasing too. A release only lets go of
+            # the button, and a button left held would drag whatever the user does next: so
+            # release with the check off for this one call, and on again at once.
+            self.backend.FAILSAFE = False
+            try:
+                self.backend.mouseUp(button=button)
+            finally:
+                self.backend.FAILSAFE = True
 
     def press(self, key: str) -> None:
         """Press a key, or a combination written with ``+`` (``"ctrl+n"``)."""

@@ -116,6 +116,10 @@ def locate_board(frame_bgr: np.ndarray, skins: Sequence[Skin] | None = None) -> 
     skins = load_skins() if skins is None else list(skins)
     if not skins:
         raise BoardNotFoundError("no skins to look for (no skin folders found)")
+    if min(frame.shape[:2]) < 2:  # halving it below leaves no pixel: there is no board anyway
+        raise BoardNotFoundError(
+            f"no board found in the {frame.shape[1]}x{frame.shape[0]} picture (too small)"
+        )
     gray = cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY)
     # Every skin's first look is at the frame sampled every other pixel: made once for all.
     h, w = frame.shape[:2]

@@ -39,6 +39,15 @@ import numpy as np
 from bot.errors import LatticeError, TuneError
 from bot.paths import shipped_skins_dir, user_skins_dir
 from bot.reading.lattice import Lattice, find_lattice
+from bot.userfiles import (
+    check_file_output,
+    check_output_folder,
+    read_board_file,
+    read_image,
+    read_text,
+    write_image,
+    write_text,
+)
 
 #: Board character -> class name (the inverse of the reader's ``CLASS_CHARS``).
 CHAR_CLASSES: dict[str, str] = {
@@ -76,11 +85,22 @@ IGNORE = "ignore"
 
 
 def check_skin_name(name: str, shipped: Sequence[str] = ()) -> str:
-    """``name`` if it is a plain skin name that does not shadow a shipped skin."""
+    """``name`` if it is a plain skin name that does not shadow a shipped skin. Names compare
+    ignoring case: ``WINMINE`` and ``winmine`` would be one folder on Windows and macOS.
+
+    >>> check_skin_name("WinMine", ["winmine"])  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    bot.errors.TuneError: 'WinMine' is the skin 'winmine' minebot ships (names compare ...
+    """
     if not NAME_RE.match(name):
         raise TuneError(f"skin name {name!r} is not a plain name: use letters, digits, '-' and '_'")
-    if name in shipped:
-        raise TuneError(f"{name!r} is a skin minebot ships: choose another name")
+    for taken in shipped:
+        if name.casefold() == taken.casefold():
+            raise TuneError(
+                f"{name!r} is the skin {taken!r} minebot ships (names compare ignoring case): "
+                "choose another name"
+            )
     return name
 
 
@@ -108,14 +128,8 @@ class Shot:
 
 def load_shot(path: str | Path) -> Shot:
     """Read a screenshot, find its board lattice and its labels (``NAME.txt`` beside it)."""
-    import cv2
-
-    from solver.board import read_board
-
     path = Path(path)
-    image = cv2.imread(str(path), cv2.IMREAD_COLOR)
-    if image is None:
-        raise TuneError(f"{path}: not a picture (or missing)")
+    image = read_image(path, "screenshot")
     try:
         lattice = find_lattice(image)
     except LatticeError as exc:
@@ -126,7 +140,7 @@ def load_shot(path: str | Path) -> Shot:
     labels = None
     text = path.with_suffix(".txt")
     if text.is_file():
-        board = read_board(str(text))
+        board = read_board_file(text)
         if (board.width, board.height) != (lattice.cols, lattice.rows):
             raise TuneError(
                 f"{text} is a {board.width}x{board.height} board but {path} shows "
@@ -266,7 +280,7 @@ def parse_class(word: str) -> str:
 def read_groups_file(path: Path) -> dict[str, str]:
     """``key -> class`` from a filled-in groups file (lines ``g3 a1b2c3d4 = flag``)."""
     names: dict[str, str] = {}
-    for n, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
+    for n, line in enumerate(read_text(path, "groups file").splitlines(), 1):
         line = line.split("#", 1)[0].strip()
         if not line:
             continue
@@ -378,7 +392,7 @@ def write_groups_file(path: Path, groups: Sequence[Group], shots: Sequence[Shot]
     kept: list[str] = []
     if path.is_file():
         names = read_groups_file(path)
-        for line in path.read_text(encoding="utf-8").splitlines():
+        for line in read_text(path, "groups file").splitlines():
             parts = line.split("#", 1)[0].split()
             if len(parts) >= 4 and parts[2] == "=" and parts[1] in names:
                 kept.append("# named before: " + line.strip())
@@ -396,7 +410,7 @@ def write_groups_file(path: Path, groups: Sequence[Group], shots: Sequence[Shot]
             f"g{start + i + 1} {group.key} = ?    # {len(group.samples)} cells, first at "
             f"{shots[first.shot].path.name} x={first.x} y={first.y}"
         )
-    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    write_text(path, "\n".join(lines) + "\n", "groups file")
     return start
 
 
@@ -497,8 +511,6 @@ def write_skin(
     tolerance: int = TOLERANCE,
 ) -> Path:
     """Write ``folder/name``: one PNG per class variant and ``skin.json`` (reader's format)."""
-    import cv2
-
     classes = class_templates(groups)
     target = folder / name
     meta_path = target / "skin.json"
@@ -514,13 +526,13 @@ def write_skin(
             )
         for stale in target.glob("*.png"):  # images of the last tuning run
             stale.unlink()
-    target.mkdir(parents=True, exist_ok=True)
+    check_output_folder(target, "skin")
     templates: dict[str, list[str]] = {}
     for cls, variants in classes.items():
         files = []
         for i, group in enumerate(variants):
             file = f"{cls}.png" if i == 0 else f"{cls}-{i + 1}.png"
-            cv2.imwrite(str(target / file), group.image)
+            write_image(target / file, group.image, "skin's template")
             files.append(file)
         templates[cls] = files
     anchors = [a for a in ("covered", "0") if a in templates]
@@ -548,7 +560,7 @@ def write_skin(
     }
     if restart:
         meta["restart"] = restart
-    (target / "skin.json").write_text(json.dumps(meta, indent=2) + "\n", encoding="utf-8")
+    write_text(target / "skin.json", json.dumps(meta, indent=2) + "\n", "skin description")
     return target
 
 
@@ -688,6 +700,19 @@ def match_tolerance(groups: Sequence[Group], shots: Sequence[Shot], size: tuple[
     return int(min(48, max(8, worst + 8)))
 
 
+def read_program(path: Path, name: str) -> str:
+    """The text of a ``program.json`` for skin ``name``, checked (a clear error otherwise)."""
+    from bot.live.programs import Program
+
+    text = read_text(path, "program description")
+    try:
+        data = json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise TuneError(f"{path}: the program description is not JSON: {exc}") from exc
+    Program.from_dict(name, data, str(path))  # validates, raises a clear error
+    return text
+
+
 def tune(
     images: Sequence[str | Path],
     name: str,
@@ -704,11 +729,14 @@ def tune(
     file (beside the first screenshot unless ``groups_file`` says where): the result's
     ``folder`` is then None.
     """
-    import cv2
-
     check_skin_name(name, shipped_skins())
     if not images:
         raise TuneError("no screenshots given")
+    # The inputs read and checked before the work: the program description, then the pictures.
+    program_text = None if program is None else read_program(program, name)
+    if groups_file is not None:
+        check_file_output(groups_file, "groups file")
+    check_output_folder(out or default_out(), "skins")
     shots = [load_shot(p) for p in images]
     check_unscaled(shots)
     size = cell_size(shots)
@@ -730,7 +758,7 @@ def tune(
     if unnamed:
         sheet = groups_file.with_suffix(".png")
         kept = write_groups_file(groups_file, unnamed, shots)
-        cv2.imwrite(str(sheet), contact_sheet(unnamed, shots, first=kept + 1))
+        write_image(sheet, contact_sheet(unnamed, shots, first=kept + 1), "contact sheet")
         result.sheet, result.groups_file = sheet, groups_file
         return result
     lacking = [c for c in REQUIRED if c not in classes]
@@ -745,20 +773,10 @@ def tune(
     tolerance = match_tolerance(groups, shots, size)
     result.tolerance = tolerance
     result.reports = skin_report(groups, shots, size, inset, tolerance)
-    if program is not None:
-        from bot.live.programs import Program
-
-        try:
-            data = json.loads(Path(program).read_text(encoding="utf-8"))
-        except (OSError, json.JSONDecodeError) as exc:
-            raise TuneError(f"{program}: cannot read the program description: {exc}") from exc
-        Program.from_dict(name, data, str(program))  # validates, raises a clear error
     folder = write_skin(
         out or default_out(), name, groups, size, inset, shots, levels, restart, game, tolerance
     )
-    if program is not None:
-        (folder / "program.json").write_text(
-            Path(program).read_text(encoding="utf-8"), encoding="utf-8"
-        )
+    if program_text is not None:
+        write_text(folder / "program.json", program_text, "program description")
     result.folder = folder
     return result

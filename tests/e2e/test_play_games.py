@@ -153,6 +153,7 @@ def test_demo_command_plays_and_saves_the_screenshot(tmp_path):
     summary = json.loads(done.stdout)
     assert summary["games"] == 2 and summary["wins"] == 2 and summary["misreads"] == 0
     assert shot.is_file() and shot.stat().st_size > 1000
+    assert f"final screenshot: {shot.resolve()}" in done.stderr.splitlines()
 
 
 def test_ctrl_c_stops_the_demo_cleanly(tmp_path):
