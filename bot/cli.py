@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import argparse
 import importlib
+import io
 import os
 import re
 import sys
@@ -79,6 +80,10 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: list[str] | None = None) -> int:
+    # A line as soon as it is printed (a game's result, a progress line), also through a pipe
+    # (`minebot play | tee log`), where Python would otherwise hold output back in blocks.
+    if isinstance(sys.stdout, io.TextIOWrapper):
+        sys.stdout.reconfigure(line_buffering=True)
     parser = build_parser()
     args = parser.parse_args(argv)
     if not getattr(args, "func", None):

@@ -17,6 +17,7 @@ cells touching no number are the ``outside``: only the total mine count speaks o
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import cast
 
 import numpy as np
 
@@ -159,9 +160,9 @@ def board_constraints(board: Board, mines: int) -> Constraints:
         covered_all.append(pos)
         if i in forced:
             continue
-        key = tuple(touched.get(i, ()))
-        if key:
-            by_key.setdefault(key, []).append(pos)
+        numbers = tuple(touched.get(i, ()))
+        if numbers:
+            by_key.setdefault(numbers, []).append(pos)
         else:
             outside.append(pos)
     groups = tuple(Group(tuple(members), key) for key, members in by_key.items())
@@ -183,12 +184,13 @@ def _around(mask: np.ndarray) -> np.ndarray:
     """How many of each cell's 8 neighbours are set in ``mask``."""
     padded = np.pad(mask.astype(np.int16), 1)
     h, w = mask.shape
-    return sum(
+    total = sum(
         padded[1 + dy : 1 + dy + h, 1 + dx : 1 + dx + w]
         for dy in (-1, 0, 1)
         for dx in (-1, 0, 1)
         if dy or dx
     )
+    return cast(np.ndarray, total)  # eight arrays summed: never sum()'s start value 0
 
 
 def _propagate(equations: list[tuple[Position, int, set[int]]]) -> dict[int, bool]:

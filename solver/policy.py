@@ -69,6 +69,7 @@ def plan(
     choices = [j for j, p in outlook.probability.items() if p < 1.0]
     if not choices:
         raise MinebotError("no cell is left to open: every covered cell is a mine")
+    j: int | None
     if strategy == "min-risk":
         j = min_risk_guess(outlook, rng)
     else:
@@ -264,7 +265,9 @@ def endgame_guess(
     layouts = endgame.list_layouts(covered, constraints, mines_left, endgame.MAX_LAYOUTS)
     if not layouts:
         return None
-    around_covered = {j: tuple(k for k in nbrs[j] if k in covered_set) for j in covered}
+    around_covered: dict[int, Sequence[int]] = {
+        j: tuple(k for k in nbrs[j] if k in covered_set) for j in covered
+    }
     try:
         _chance, cell = endgame.win_chance(layouts, covered, around_covered)
     except endgame.SearchTooLarge:

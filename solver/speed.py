@@ -58,7 +58,8 @@ def game_positions(
                 for x, y in analysis.safe:
                     game.open(x, y)
                 continue
-            x, y = min(analysis.covered, key=lambda c: analysis.probability(*c))
+            probabilities = analysis.probabilities  # every covered cell has one
+            x, y = min(analysis.covered, key=probabilities.__getitem__)
             game.open(x, y)
     return rng.sample(positions, count)
 

@@ -1,14 +1,28 @@
 """Shared fixtures. Tests under ``tests/e2e/`` are marked ``e2e`` automatically: they start
-Xvfb and real game programs (``pytest -m "not e2e"`` runs only the fast unit tests)."""
+Xvfb and real game programs (``pytest -m "not e2e"`` runs only the fast unit tests).
+
+Hypothesis profiles: ``ci`` (the full count, chosen when ``CI=true``) and ``dev`` (fewer
+examples, so the quick local run stays short); ``HYPOTHESIS_PROFILE=ci`` picks one by hand.
+"""
 
 from __future__ import annotations
 
+import os
 import shutil
 from pathlib import Path
 
 import pytest
+from hypothesis import HealthCheck, settings
 
 E2E_DIR = Path(__file__).parent / "e2e"
+
+# The exact engine against brute force: small boards are cheap but thousands of them take
+# seconds, and no example may time out on a loaded machine.
+_PROPERTY_SETTINGS = {"deadline": None, "suppress_health_check": [HealthCheck.too_slow]}
+settings.register_profile("ci", max_examples=3000, **_PROPERTY_SETTINGS)
+settings.register_profile("dev", max_examples=300, **_PROPERTY_SETTINGS)
+_in_ci = os.environ.get("CI", "").lower() in ("true", "1", "yes")
+settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "ci" if _in_ci else "dev"))
 
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:

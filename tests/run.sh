@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
-# The test command: sets everything up (apt and pip), then runs the whole suite, the
-# end-to-end games included. Extra arguments go to pytest, e.g. `-m "not e2e"` for units only.
+# The test command: sets everything up (apt packages and the project's .venv, see bot/setup.sh),
+# then runs the whole suite with the venv's python, the end-to-end games included. Extra
+# arguments go to pytest, e.g. `-m "not e2e"` for units only.
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
-bash "$root/bot/setup.sh"
+python="$(bash "$root/bot/setup.sh")"
 cd "$root"
-exec "${PYTHON:-python3}" -m pytest "$@"
+exec "$python" -m pytest "$@"

@@ -4,19 +4,16 @@ from __future__ import annotations
 
 import random
 from fractions import Fraction
-from pathlib import Path
 
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import given
 from hypothesis import strategies as st
 
+from bot.paths import data_file
 from solver.board import Board, read_board
 from solver.errors import ContradictionError
 from solver.probability import mine_probabilities
 from tests.bruteforce import enumerate_probabilities
-
-#: Copies of ../shared/benchmarks shipped with the package (`minebot speed` uses them too).
-SHARED_BENCHMARKS = Path(__file__).resolve().parents[1] / "bot" / "data"
 
 
 def board_from_layout(
@@ -83,13 +80,12 @@ def assert_matches_bruteforce(board: Board, mines: int) -> None:
     assert set(analysis.mines_certain) == {c for c, p in expected.items() if p == 1}
 
 
-@settings(max_examples=3000, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+# Example counts come from the Hypothesis profile (tests/conftest.py): fewer locally, 3000 in CI.
 @given(consistent_positions())
 def test_consistent_positions_match_bruteforce(position):
     assert_matches_bruteforce(*position)
 
 
-@settings(max_examples=2000, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(arbitrary_positions())
 def test_arbitrary_positions_match_bruteforce_or_contradict(position):
     assert_matches_bruteforce(*position)
@@ -109,7 +105,7 @@ def test_larger_random_positions_match_bruteforce():
 
 
 def test_super_board_of_death_known_answers():
-    board = read_board(str(SHARED_BENCHMARKS / "super-board-of-death.txt"))
+    board = read_board(str(data_file("super-board-of-death.txt")))
     analysis = mine_probabilities(board, 51)
     assert analysis.exact
     assert abs(float(analysis.probability(15, 15)) - 0.0887530977619) < 1e-12
@@ -118,7 +114,7 @@ def test_super_board_of_death_known_answers():
 
 
 def test_zomis_4x4_known_answer():
-    board = read_board(str(SHARED_BENCHMARKS / "zomis-4x4.txt"))
+    board = read_board(str(data_file("zomis-4x4.txt")))
     analysis = mine_probabilities(board, 6)
     assert [analysis.probability(x, 3) for x in range(4)] == [Fraction(45, 66)] * 4
 
@@ -165,7 +161,7 @@ def test_mine_count_the_board_cannot_hold():
 def test_component_over_the_work_budget_is_approximated_and_labelled(monkeypatch):
     import solver.probability as engine
 
-    board = read_board(str(SHARED_BENCHMARKS / "super-board-of-death.txt"))
+    board = read_board(str(data_file("super-board-of-death.txt")))
     monkeypatch.setattr(engine, "MAX_WORK", 1000)
     analysis = engine.mine_probabilities(board, 51)
     assert not analysis.exact

@@ -11,9 +11,10 @@ import numpy as np
 import pytest
 
 from bot.errors import SkinFormatError, UnknownSkinError
+from bot.paths import shipped_skins_dir
 from bot.reading.skins import CLASS_CHARS, find_skin, load_skin, load_skins, skin_dirs
 
-SHIPPED = Path(__file__).resolve().parent.parent / "templates"
+SHIPPED = shipped_skins_dir()
 GAME_SKINS = ("sgt-mines", "xdemineur", "winmine")
 
 

@@ -7,8 +7,9 @@ import json
 from pathlib import Path
 
 from bot.commands.args import int_from
+from bot.paths import data_file
 
-DEFAULT_SUPER_BOARD = Path(__file__).resolve().parents[1] / "data" / "super-board-of-death.txt"
+DEFAULT_SUPER_BOARD = data_file("super-board-of-death.txt")
 #: Mines on the super board of death.
 SUPER_BOARD_MINES = 51
 #: Most positions timed in one run: the sample is drawn from three times as many games'

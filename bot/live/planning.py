@@ -65,18 +65,18 @@ def plan_clicks(board: Board, mines: int, choose_move: Callable[..., Any] | None
     >>> plan_clicks(Board("01.\\n01.\\n01."), mines=1)
     [PlannedClick(x=2, y=0, p_mine=0.0), PlannedClick(x=2, y=2, p_mine=0.0)]
     """
-    if probabilities is None:
-        from solver.probability import mine_probabilities as probabilities
-    analysis = probabilities(board, mines)
+    from solver.moves import choose_move as default_move
+    from solver.probability import mine_probabilities
+
+    analysis = (probabilities or mine_probabilities)(board, mines)
     if analysis.safe:
         return [PlannedClick(x, y, 0.0) for x, y in sorted(analysis.safe, key=lambda p: p[::-1])]
-    if choose_move is None:
-        from solver.moves import choose_move
-    move = choose_move(board, mines)
+    move = (choose_move or default_move)(board, mines)
     if move.action != "open":
         # Flags are never needed to win; a policy that wants one gets the least risky cell.
-        x, y = min(analysis.covered, key=lambda p: (analysis.probability(*p), p[::-1]))
-        return [PlannedClick(x, y, float(analysis.probability(x, y)))]
+        risk = analysis.probabilities
+        x, y = min(risk, key=lambda p: (risk[p], p[::-1]))
+        return [PlannedClick(x, y, float(risk[(x, y)]))]
     p = analysis.probability(move.x, move.y)
     return [PlannedClick(move.x, move.y, float(p if p is not None else move.p_mine))]
 

@@ -163,8 +163,9 @@ def least_risky_elsewhere(board: Board, mines: int, unknown: Iterable[Position])
     cells = [p for p in analysis.covered if p not in skip]
     if not cells:
         return []
-    x, y = min(cells, key=lambda p: (analysis.probability(*p), p[::-1]))
-    return [PlannedClick(x, y, float(analysis.probability(x, y)))]
+    risk = analysis.probabilities
+    x, y = min(cells, key=lambda p: (risk[p], p[::-1]))
+    return [PlannedClick(x, y, float(risk[(x, y)]))]
 
 
 def classify_view(image: np.ndarray, located: Any) -> CellView:

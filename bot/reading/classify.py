@@ -226,7 +226,7 @@ def sample_cells(
     cv2.remap(
         frame,
         maps[0],
-        maps[1],
+        maps[1],  # type: ignore[arg-type]  # None (one map of points) is what OpenCV expects
         cv2.INTER_LINEAR if maps[1] is not None else cv2.INTER_NEAREST,
         dst=dst,
         borderMode=cv2.BORDER_CONSTANT,

@@ -217,7 +217,9 @@ def estimate_pitch(edges: np.ndarray, min_pitch: int, max_pitch: int) -> int:
 def _largest_blob(mask: np.ndarray, weight: np.ndarray) -> tuple[int, int, int, int]:
     import cv2
 
-    count, labels, stats, _ = cv2.connectedComponentsWithStats(mask.astype(np.uint8), 8)
+    count, labels, stats, _ = cv2.connectedComponentsWithStats(
+        mask.astype(np.uint8), connectivity=8
+    )
     if count <= 1:
         raise LatticeError("no repeating cell pattern found")
     sums = np.bincount(labels.ravel(), weights=weight.ravel(), minlength=count)

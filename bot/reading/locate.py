@@ -28,6 +28,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
+from typing import Any
 
 import numpy as np
 
@@ -165,8 +166,8 @@ def _anchor_colour(skin: Skin, anchor: str) -> np.ndarray:
         bgr = skin.templates[anchor].reshape(-1, 3).astype(np.int32)
         packed = (bgr[:, 0] << 16) | (bgr[:, 1] << 8) | bgr[:, 2]
         values, counts = np.unique(packed, return_counts=True)
-        packed = int(values[counts.argmax()])
-        colour = np.array([packed >> 16, (packed >> 8) & 255, packed & 255], np.int16)
+        top = int(values[counts.argmax()])
+        colour = np.array([top >> 16, (top >> 8) & 255, top & 255], np.int16)
         skin.cache[key] = colour
     return colour
 
@@ -190,7 +191,8 @@ def _key_mask(area: np.ndarray, skin: Skin, colours: list[np.ndarray] | None = N
     for colour in _key_colours(skin) if colours is None else colours:
         lo = np.clip(colour - tol, 0, 255).astype(np.uint8)
         hi = np.clip(colour + tol, 0, 255).astype(np.uint8)
-        mask |= cv2.inRange(area, lo, hi)
+        in_range: np.ndarray = cv2.inRange(area, lo, hi)
+        mask |= in_range
     return mask
 
 
@@ -213,7 +215,7 @@ def _regions(frame: np.ndarray, small: np.ndarray, skin: Skin) -> list[tuple[int
         return []
     # Block means by area resampling (exact for whole blocks, and a tenth of numpy's cost).
     dens = cv2.resize(mask[: hb * block, : wb * block], (wb, hb), interpolation=cv2.INTER_AREA)
-    dense = (dens > 255 * 0.15).astype(np.uint8)
+    dense: np.ndarray = (dens > 255 * 0.15).astype(np.uint8)
     dense = cv2.dilate(dense, np.ones((5, 5), np.uint8))
     count, labels, stats, _ = cv2.connectedComponentsWithStats(dense, connectivity=8)
     cores = []
@@ -701,13 +703,15 @@ def _fit_offsets(
         for move in moves:
             moved = offsets.copy()
             moved[part] += move
-            trial = replace(lattice, **{name: tuple(moved)})
+            changes: dict[str, Any] = {name: tuple(moved)}
+            trial = replace(lattice, **changes)
             conf = classify_cells(frame, trial.grid(wx0, wy0, wx1, wy1), skin, step).confidence
             quality.append(conf.mean(axis=1 - axis))
         best = moves[np.argmax(np.array(quality), axis=0)]
         # Lines beyond the window follow the nearest line inside it.
         offsets += np.interp(np.arange(offsets.size), np.arange(lo, hi + 1) - first, best)
-        lattice = replace(lattice, **{name: tuple(float(v) for v in offsets)})
+        final: dict[str, Any] = {name: tuple(float(v) for v in offsets)}
+        lattice = replace(lattice, **final)
     return lattice
 
 

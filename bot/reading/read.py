@@ -214,6 +214,7 @@ def counter_text(frame_bgr: np.ndarray, located: Located) -> str | None:
         h, w = glyph.image.shape[:2]
         if box.shape[0] < h or box.shape[1] < w:
             continue
+        scores: np.ndarray
         if glyph.mask is None:  # a whole-rectangle glyph: OpenCV's fast unmasked path
             scores = cv2.matchTemplate(box_f, glyph.image, cv2.TM_SQDIFF)
         else:

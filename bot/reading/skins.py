@@ -25,6 +25,7 @@ from typing import Any
 import numpy as np
 
 from bot.errors import SkinFormatError, UnknownSkinError
+from bot.paths import shipped_skins_dir, user_skins_dir
 
 #: The cell classes a skin may draw, and the board character each one reads as.
 CLASS_CHARS: dict[str, str] = {
@@ -39,9 +40,6 @@ CLASS_CHARS: dict[str, str] = {
 
 #: File name of a skin's metadata inside its folder.
 SKIN_FILE = "skin.json"
-
-#: The skins shipped with minebot (the repository's top-level ``templates/``).
-SHIPPED_SKINS_DIR = Path(__file__).resolve().parents[2] / "templates"
 
 #: Desktop scalings a fixed-pixel skin is looked for at (Windows' 100%, 125%, 150%, 175%, 200%).
 DEFAULT_SCALES = (1.0, 1.25, 1.5, 1.75, 2.0)
@@ -111,11 +109,11 @@ class Skin:
 
 
 def skin_dirs() -> list[Path]:
-    """Folders searched for skins, in order: the shipped ``templates/``, the user's
-    ``~/.local/share/minebot/skins``, then every folder in ``$MINEBOT_SKINS`` (``os.pathsep``
-    separated). Folders that do not exist are left out."""
-    dirs = [SHIPPED_SKINS_DIR]
-    dirs.append(Path.home() / ".local" / "share" / "minebot" / "skins")
+    """Folders searched for skins, in order: the shipped ones
+    (:func:`bot.paths.shipped_skins_dir`), the user's (:func:`bot.paths.user_skins_dir`, e.g.
+    ``~/.local/share/minebot/skins`` on Linux), then every folder in ``$MINEBOT_SKINS``
+    (``os.pathsep`` separated). Folders that do not exist are left out."""
+    dirs = [shipped_skins_dir(), user_skins_dir()]
     dirs += [Path(p) for p in os.environ.get("MINEBOT_SKINS", "").split(os.pathsep) if p]
     return [d for d in dirs if d.is_dir()]
 
@@ -203,7 +201,7 @@ def _build_skin(folder: Path, path: Path, meta: dict[str, Any]) -> Skin:
             variants.append((cls, image))
     if "covered" not in spec:
         raise ValueError("'templates' has no 'covered' image")
-    templates = {}
+    templates: dict[str, np.ndarray] = {}
     for cls, image in variants:
         templates.setdefault(cls, image)
     match = meta.get("match", {})

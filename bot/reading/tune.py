@@ -37,8 +37,8 @@ from pathlib import Path
 import numpy as np
 
 from bot.errors import LatticeError, TuneError
+from bot.paths import shipped_skins_dir, user_skins_dir
 from bot.reading.lattice import Lattice, find_lattice
-from bot.reading.skins import SHIPPED_SKINS_DIR
 from bot.userfiles import (
     check_file_output,
     check_output_folder,
@@ -105,14 +105,15 @@ def check_skin_name(name: str, shipped: Sequence[str] = ()) -> str:
 
 
 def shipped_skins() -> list[str]:
-    """Names of the skin folders in the package's ``templates/``."""
-    base = SHIPPED_SKINS_DIR
+    """Names of the skin folders minebot ships (:func:`bot.paths.shipped_skins_dir`)."""
+    base = shipped_skins_dir()
     return sorted(p.name for p in base.iterdir() if p.is_dir()) if base.is_dir() else []
 
 
 def default_out() -> Path:
-    """The user's skin folder, searched by :func:`bot.reading.skins.skin_dirs`."""
-    return Path.home() / ".local" / "share" / "minebot" / "skins"
+    """The user's skin folder (:func:`bot.paths.user_skins_dir`), searched by
+    :func:`bot.reading.skins.skin_dirs`."""
+    return user_skins_dir()
 
 
 @dataclass(frozen=True)

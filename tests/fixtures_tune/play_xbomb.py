@@ -1,4 +1,4 @@
-"""Tune xbomb from the fixtures, then play it live under Xvfb (display :90) with the real game.
+"""Tune xbomb from the fixtures, then play it live under Xvfb with the real game.
 
     python tests/fixtures_tune/play_xbomb.py GAMES [LOG_DIR]
 
@@ -20,8 +20,11 @@ from pathlib import Path
 HERE = Path(__file__).resolve().parent / "xbomb"
 
 
-def play_tuned_xbomb(games: int, log_dir: Path | None = None, display: int = 90, out=print):
-    """Tune xbomb from the fixtures, play ``games`` games live; the play summary."""
+def play_tuned_xbomb(
+    games: int, log_dir: Path | None = None, display: int | None = None, out=print
+):
+    """Tune xbomb from the fixtures, play ``games`` games live on Xvfb display ``display`` (else
+    the first free one); the play summary."""
     from bot.reading.tune import tune
 
     skins = Path(tempfile.mkdtemp(prefix="minebot-tuned-"))
@@ -48,7 +51,7 @@ def play_tuned_xbomb(games: int, log_dir: Path | None = None, display: int = 90,
         shutil.rmtree(skins, ignore_errors=True)
 
 
-def _play(games: int, log_dir: Path | None, display: int, out):
+def _play(games: int, log_dir: Path | None, display: int | None, out):
     from bot.live.programs import RunningGame, load_program
     from bot.live.xvfb import VirtualDisplay
 
