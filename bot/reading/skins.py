@@ -18,7 +18,7 @@ from __future__ import annotations
 import json
 import os
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -59,12 +59,17 @@ class Level:
 
 @dataclass(frozen=True, eq=False)
 class Skin:
-    """A game's look, loaded from its folder.
+    """A game's look, loaded from its folder: a plain value (two skins loaded from the same
+    files are equal; nothing is written into it while reading: what the reader keeps between
+    frames lives in a :class:`~bot.reading.state.ReaderState` its caller owns).
 
     ``templates`` maps each class name (``"covered"``, ``"0"`` .. ``"8"``, ``"flag"`` ...) to its
     first image; ``variants`` lists every ``(class name, image)`` pair, variants included. Images
     are BGR ``uint8`` arrays of one cell pitch (``pitch_y`` x ``pitch_x``) at scale 1, cut with
     the cell's top-left lattice point at (0, 0).
+
+    >>> find_skin("winmine") == find_skin("winmine"), find_skin("winmine") == find_skin("xdemineur")
+    (True, False)
     """
 
     name: str
@@ -86,8 +91,33 @@ class Skin:
     lost_chars: str
     #: How far (px) columns and rows may sit off an even lattice (games sharing out spare pixels).
     uneven_px: float = 0.0
-    #: Prepared arrays per (sample size) -- filled by the reader, never part of the value.
-    cache: dict = field(default_factory=dict, repr=False, compare=False)
+
+    def _key(self) -> tuple:
+        """Everything but the images (compared apart: arrays have no ``==`` of their own)."""
+        return (
+            self.name, self.folder, self.pitch_x, self.pitch_y, self.inset,
+            self.scales_with_window, self.scales, self.pitch_range, self.tolerance,
+            self.min_confidence, self.min_margin, self.anchors, self.levels, self.lost_chars,
+            self.uneven_px,
+        )  # fmt: skip
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Skin):
+            return NotImplemented
+        if self is other:
+            return True
+        return (
+            self._key() == other._key()
+            and self.meta == other.meta
+            and len(self.variants) == len(other.variants)
+            and all(
+                a == b and np.array_equal(x, y)
+                for (a, x), (b, y) in zip(self.variants, other.variants, strict=True)
+            )
+        )
+
+    def __hash__(self) -> int:
+        return hash((self.name, self.folder, self.pitch_x, self.pitch_y, len(self.variants)))
 
     def __repr__(self) -> str:
         return f"Skin({self.name!r}, {str(self.folder)!r})"
