@@ -25,14 +25,15 @@ they are memoised per skin value.
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import lru_cache
 from typing import TYPE_CHECKING
 
 import numpy as np
 
 from bot.reading.skins import CLASS_CHARS, Skin
-from bot.reading.state import LastFrame, ReaderState
+from bot.reading.state import LastFrame, ReaderState, ToneCurve
+from bot.reading.tone import STARTS, fit_tone, shifted
 
 if TYPE_CHECKING:
     from bot.reading.grid import Grid
@@ -319,16 +320,18 @@ def classify_samples(
     lookup: bool = True,
     step: int | None = None,
     state: ReaderState | None = None,
+    bank: TemplateBank | None = None,
 ) -> tuple[np.ndarray, ...]:
     """Classify sampled cells ``[N, D]``: ``(class index, confidence, margin, distance)``, each
     ``[N]``.
 
     Games that draw cells pixel-exactly repeat a few pictures: with ``lookup``, a cell identical
     to a template (at scale 1) is looked up; only the others are compared. ``step``: as the
-    samples were taken (:func:`sample_cells`); ``state`` lends the work arrays.
+    samples were taken (:func:`sample_cells`); ``state`` lends the work arrays; ``bank``: the
+    templates to compare with (default: the skin's at this scale).
     """
     state = ReaderState() if state is None else state
-    bank = template_bank(skin, sx, sy, step)
+    bank = template_bank(skin, sx, sy, step) if bank is None else bank
     exact = lookup and abs(sx - 1) < 1e-3 and abs(sy - 1) < 1e-3
     table = _exact_table(skin, sample_step(skin) if step is None else step) if exact else {}
     if not table:
@@ -414,7 +417,7 @@ def _compare(samples: np.ndarray, bank: TemplateBank, state: ReaderState) -> tup
 
 
 def _products(
-    ranked: np.ndarray, templates: np.ndarray, state: ReaderState
+    ranked: np.ndarray, templates: np.ndarray, state: ReaderState, name: str = "ranked"
 ) -> tuple[np.ndarray, ...]:
     """``(cells @ templates, squared norm of each cell)`` in float32; ``ranked`` [N, D] uint8,
     ``templates`` [D, K].
@@ -427,7 +430,7 @@ def _products(
     n = ranked.shape[0]
     cross = np.empty((n, templates.shape[1]), np.float32)
     norms = np.empty(n, np.float32)
-    block = state.scratch("ranked", (min(n, RANK_BLOCK), ranked.shape[1]), np.float32)
+    block = state.scratch(name, (min(n, RANK_BLOCK), ranked.shape[1]), np.float32)
     for i in range(0, n, RANK_BLOCK):
         part = block[: min(RANK_BLOCK, n - i)]
         np.copyto(part, ranked[i : i + RANK_BLOCK], casting="unsafe")
@@ -506,14 +509,17 @@ def classify_cells(
     skin: Skin,
     step: int | None = None,
     state: ReaderState | None = None,
+    adapt_tone: bool = False,
 ) -> CellScores:
     """Classify every cell of ``grid`` in ``frame_bgr`` (BGR or BGRA), comparing every
     ``step``-th pixel each way (default: the skin's :func:`sample_step`; the locator looks at
     big cells more sparsely, the reader never does).
 
     ``state`` is what the caller keeps between frames of one window (sampling maps, work
-    arrays, the last frame's readings); without one a fresh state is used: the same result,
-    only slower.
+    arrays, the last frame's readings, the tone curve learnt); without one a fresh state is
+    used: the same result, only slower. With ``adapt_tone``, a frame whose cells do not all
+    read clearly as drawn is read again through the tone curve learnt from its clear cells
+    (:mod:`bot.reading.tone`: brightness, gamma, a tint); the strict rules stay the same.
     """
     state = ReaderState() if state is None else state
     sx, sy = cell_scale(grid, skin)
@@ -529,12 +535,29 @@ def classify_cells(
     )
     # On an uneven lattice the narrower cells cannot equal a template: no lookups to waste.
     even = not (grid.col_offsets or grid.row_offsets)
-    win, conf, margin, distance = _classify_changed(
-        samples,
-        (skin, grid, step),
-        lambda part: classify_samples(part, skin, sx, sy, even, step, state),
-        state,
-    )
+
+    def read(curve: ToneCurve | None) -> tuple[np.ndarray, ...]:
+        toned = bank if curve is None else _toned_bank(bank, curve, state)
+        return _classify_changed(
+            samples,
+            (skin, grid, step, None if curve is None else curve.lut.tobytes()),
+            lambda part: classify_samples(
+                part, skin, sx, sy, even and curve is None, step, state, toned
+            ),
+            state,
+        )
+
+    def unclear(results: tuple[np.ndarray, ...]) -> int:
+        return int(((results[1] < skin.min_confidence) | (results[2] < skin.min_margin)).sum())
+
+    learnt = state.tones.get(skin.name) if adapt_tone else None
+    results = read(learnt)
+    if adapt_tone and unclear(results):
+        if learnt is not None:
+            results = read(None)
+        if unclear(results):
+            results = _read_through_tones(samples, skin, bank, state, read, unclear)
+    win, conf, margin, distance = results
     shape = (grid.rows, grid.cols)
     return CellScores(
         chars=bank.chars[win].reshape(shape),
@@ -543,3 +566,200 @@ def classify_cells(
         margin=margin.reshape(shape),
         distance=distance.reshape(shape),
     )
+
+
+def _read_through_tones(
+    samples: np.ndarray,
+    skin: Skin,
+    bank: TemplateBank,
+    state: ReaderState,
+    read: Callable[[ToneCurve | None], tuple[np.ndarray, ...]],
+    unclear: Callable[[tuple[np.ndarray, ...]], int],
+) -> tuple[np.ndarray, ...]:
+    """The cells read through the tone curve learnt from them (:func:`fit_tone`), from each
+    of :data:`~bot.reading.tone.STARTS`; when no curve reads every cell clearly, read again
+    with the tolerance widened by the frame's noise and each template's edges
+    (:func:`_noisy_bank`: lossy compression smears edges and colour), where a winner must
+    beat the runner-up by :data:`NOISY_MARGIN` more.
+
+    When two curves both read every cell clearly but differently, the frame is ambiguous:
+    the cells they disagree on get a margin of 0 (refused). A curve that read every cell
+    with the skin's own tolerance is kept in ``state`` for the next frame."""
+    best: tuple[np.ndarray, ...] = read(None)
+    clear: list[tuple[ToneCurve | None, tuple[np.ndarray, ...]]] = []
+    tried: list[ToneCurve] = []
+    for offset in STARTS:
+        curve = fit_tone(
+            samples,
+            bank.u8,
+            bank.mask,
+            lambda toned, strict: _assign(samples, toned, bank, skin, state, strict),
+            skin.tolerance,
+            shifted(offset),
+        )
+        if curve is None or any(np.array_equal(curve.lut, t.lut) for t in tried):
+            continue
+        tried.append(curve)
+        results = tuple(r.copy() for r in read(curve))
+        if not unclear(results):
+            clear.append((curve, results))
+        elif unclear(results) < unclear(best):
+            best = results
+    if not clear:
+        for curve in [None, *tried]:
+            toned = bank if curve is None else _toned_bank(bank, curve, state)
+            noisy = _noisy_bank(samples, toned, bank, skin, state)
+            if noisy is None:
+                continue
+            win, conf, margin, dist = _compare(_ycrcb(samples), noisy, state)
+            results = (win, conf, margin - NOISY_MARGIN, dist)
+            if not unclear(results):
+                clear.append((None, results))
+            elif unclear(results) < unclear(best):
+                best = results
+    if not clear:
+        return best
+    curve, results = clear[0]
+    classes = bank.chars[results[0]]
+    differ = np.zeros(len(classes), bool)
+    for _, other in clear[1:]:
+        differ |= bank.chars[other[0]] != classes
+    if differ.any():
+        margin = results[2].copy()
+        margin[differ] = 0.0
+        return (results[0], results[1], margin, results[3])
+    if curve is not None:
+        state.tones[skin.name] = curve
+    return results
+
+
+#: How much more than the skin's ``min_margin`` a winner needs when read with the widened
+#: tolerance of a noisy frame.
+NOISY_MARGIN = 0.05
+
+#: The share of a clear cell's flat pixels that must lie within the widened tolerance: the
+#: frame's noise level is where that many of them are.
+NOISE_SHARE = 0.9
+
+
+def _noisy_bank(
+    samples: np.ndarray, toned: TemplateBank, bank: TemplateBank, skin: Skin, state: ReaderState
+) -> TemplateBank | None:
+    """``toned`` in YCrCb (compare with :func:`_ycrcb` cells), each sample's tolerance widened
+    to the frame's noise level (measured on the flat parts of the cells sure of their class)
+    plus, within two pixels of the template's edges, half its local contrast in brightness
+    and in colour: a JPEG rings at edges and keeps colour at half resolution, so a thin
+    coloured stroke keeps its brightness but loses part of its colour (not all: a colour gone
+    altogether, as in greyscale, still does not match). Flat areas keep their colour (tiles
+    told apart by colour stay apart). None when no cell is sure."""
+    import cv2
+
+    best, sure = _assign(samples, toned.u8, bank, skin, state, False)
+    if not sure.any():
+        return None
+    k, h, w = len(toned.u8), toned.h, toned.w
+    images = _ycrcb(toned.u8).reshape(k * h, w, 3)
+    kernel = np.ones((5, 5), np.uint8)
+    grad = np.stack(
+        [
+            cv2.morphologyEx(images[i * h : (i + 1) * h], cv2.MORPH_GRADIENT, kernel)
+            for i in range(k)
+        ]
+    ).reshape(k, -1, 3)
+    flat = (grad.max(axis=2) == 0) & toned.mask.reshape(-1, 3)[None, :, 0]
+    cells = _ycrcb(samples[sure]).reshape(int(sure.sum()), -1, 3).astype(np.int16)
+    drawn = images.reshape(k, -1, 3)[best[sure]].astype(np.int16)
+    off = np.abs(cells - drawn).max(axis=2)[flat[best[sure]]]
+    level = float(np.quantile(off, NOISE_SHARE)) if off.size else 0.0
+    widen = grad.astype(np.int16) // 2
+    tol = np.maximum(toned.tol.reshape(k, -1, 3).astype(np.int16), round(level)) + widen
+    tol = np.where(toned.tol.reshape(k, -1, 3) == 255, 255, np.clip(tol, 0, 255))
+    u8 = images.reshape(k, -1)
+    f32 = np.ascontiguousarray(u8[:, ::RANK_STEP], dtype=np.float32)
+    return replace(
+        toned,
+        u8=u8,
+        f32=np.ascontiguousarray(f32.T),
+        sq=(f32 * f32).sum(axis=1),
+        tol=tol.reshape(k, -1).astype(np.uint8),
+        tol_all=None,
+    )
+
+
+def _ycrcb(cells: np.ndarray) -> np.ndarray:
+    """BGR cells ``[N, P * 3]`` uint8 as YCrCb (same shape)."""
+    import cv2
+
+    n, d = cells.shape
+    return cv2.cvtColor(
+        np.ascontiguousarray(cells).reshape(n, d // 3, 3), cv2.COLOR_BGR2YCrCb
+    ).reshape(n, d)
+
+
+#: A cell is sure of its class, for learning a tone curve, when the squared difference to its
+#: nearest class is below this share of the next class's.
+TONE_SURE_RATIO = 0.5
+
+#: How many template banks seen through a tone curve a reader state keeps.
+KEPT_TONED = 8
+
+#: Every how many sampled values the tone fit's nearest-template search looks at (4: every
+#: channel in turn; the search only has to be right for cells that are clearly one class).
+NEAREST_STEP = 4
+
+
+def _assign(
+    cells: np.ndarray,
+    toned: np.ndarray,
+    bank: TemplateBank,
+    skin: Skin,
+    state: ReaderState,
+    strict: bool,
+) -> tuple[np.ndarray, np.ndarray]:
+    """Each cell's nearest template among ``toned`` (``bank``'s templates as a tone curve shows
+    them) and whether the cell is sure of it (:data:`bot.reading.tone.Assigner`): its nearest
+    class clearly nearer than any other by squared difference; with ``strict``, also read
+    clearly by the skin's rules as that class."""
+    best, d2, next_d2 = _nearest(cells, toned, bank, state)
+    sure = d2 < TONE_SURE_RATIO * next_d2
+    if strict:
+        f32 = np.ascontiguousarray(toned[:, ::RANK_STEP], dtype=np.float32)
+        seen = replace(bank, u8=toned, f32=np.ascontiguousarray(f32.T), sq=(f32 * f32).sum(axis=1))
+        win, conf, margin, _ = _compare(cells, seen, state)
+        class_of = np.repeat(np.arange(len(bank.classes)), np.diff(bank.starts))
+        clear = (conf >= skin.min_confidence) & (margin >= skin.min_margin)
+        sure = clear & (class_of[best] == win)
+    return best, sure
+
+
+def _nearest(
+    cells: np.ndarray, templates: np.ndarray, bank: TemplateBank, state: ReaderState
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Each cell's nearest of ``templates`` (``bank``'s, as a tone curve shows them) by squared
+    difference, that difference, and the nearest template of another class's (for
+    :func:`bot.reading.tone.fit_tone`; inf for a skin of one class)."""
+    k = NEAREST_STEP
+    columns = np.ascontiguousarray(templates[:, ::k].T, dtype=np.float32)
+    cross, norms = _products(cells[:, ::k], columns, state, "nearest")
+    d2 = np.maximum(norms[:, None] + (columns * columns).sum(axis=0)[None, :] - 2 * cross, 0)
+    best = d2.argmin(axis=1)
+    class_of = np.repeat(np.arange(len(bank.classes)), np.diff(bank.starts))
+    class_d2 = np.minimum.reduceat(d2, bank.starts[:-1], axis=1)
+    rows = np.arange(len(cells))
+    class_d2[rows, class_of[best]] = np.inf
+    return best, d2[rows, best], class_d2.min(axis=1)
+
+
+def _toned_bank(bank: TemplateBank, curve: ToneCurve, state: ReaderState) -> TemplateBank:
+    """``bank`` with its templates as ``curve`` shows them (kept in ``state``: a window keeps
+    its curve frame after frame)."""
+    key = (id(bank), curve.lut.tobytes())
+    toned = state.toned_banks.get(key)
+    if toned is None:
+        u8 = curve.apply(bank.u8)
+        f32 = np.ascontiguousarray(u8[:, ::RANK_STEP], dtype=np.float32)
+        toned = replace(bank, u8=u8, f32=np.ascontiguousarray(f32.T), sq=(f32 * f32).sum(axis=1))
+        if len(state.toned_banks) >= KEPT_TONED:
+            state.toned_banks.pop(next(iter(state.toned_banks)))
+        state.toned_banks[key] = toned
+    return toned

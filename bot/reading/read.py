@@ -90,7 +90,7 @@ def read_frame(
     """
     skin, grid = located.skin, located.grid
     state = ReaderState() if state is None else state
-    scores = classify_cells(frame_bgr, grid, skin, state=state)
+    scores = classify_cells(frame_bgr, grid, skin, state=state, adapt_tone=True)
     doubtful = (scores.confidence < skin.min_confidence) | (scores.margin < skin.min_margin)
     if doubtful.any():
         raise _low_confidence(scores, doubtful, skin)

@@ -19,6 +19,7 @@ import json
 import os
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
+from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
@@ -193,11 +194,54 @@ def load_skin(folder: Path) -> Skin:
         raise SkinFormatError(f"{path}: not valid JSON: {exc}") from exc
     if not isinstance(meta, dict):
         raise SkinFormatError(f"{path}: expected a JSON object at the top level")
+    check_skin_meta(meta, path)
     try:
         return _build_skin(folder, path, meta)
     except (KeyError, TypeError, ValueError) as exc:
         what = f"missing key {exc}" if isinstance(exc, KeyError) else str(exc)
         raise SkinFormatError(f"{path}: {what}") from exc
+
+
+#: The JSON schema every skin.json is checked against (keys and the values they may take).
+SKIN_SCHEMA = Path(__file__).resolve().parent / "skin.schema.json"
+
+
+@lru_cache(maxsize=1)
+def _skin_validator() -> Any:
+    from jsonschema import Draft202012Validator
+
+    return Draft202012Validator(json.loads(SKIN_SCHEMA.read_text(encoding="utf-8")))
+
+
+def check_skin_meta(meta: Mapping[str, Any], path: Path) -> None:
+    """Raise :class:`SkinFormatError` naming ``path`` and the key when ``meta`` (a parsed
+    skin.json) does not follow :data:`SKIN_SCHEMA`: an unknown key, a missing one or a value of
+    the wrong kind.
+
+    >>> check_skin_meta({"cell": {"pitch": [16, 16]}, "templates": {"covered": "c.png"},
+    ...                  "match": {"tolerence": 9}}, Path("my/skin.json"))
+    Traceback (most recent call last):
+    ...
+    bot.errors.SkinFormatError: my/skin.json: match: unknown key 'tolerence' (known: tolerance, ...
+    >>> check_skin_meta({"cell": {"pitch": [16, 16]}, "templates": {"covered": "c.png"},
+    ...                  "match": {"tolerance": "high"}}, Path("my/skin.json"))
+    Traceback (most recent call last):
+    ...
+    bot.errors.SkinFormatError: my/skin.json: match.tolerance: 'high' is not of type 'integer'
+    """
+    from jsonschema.exceptions import best_match
+
+    error = best_match(_skin_validator().iter_errors(meta))
+    if error is None:
+        return
+    where = ".".join(str(part) for part in error.absolute_path) or "top level"
+    if error.validator == "additionalProperties":
+        allowed = error.schema.get("properties", {})
+        extra = sorted(set(error.instance) - set(allowed))
+        known = ", ".join(allowed)
+        keys = ", ".join(repr(k) for k in extra)
+        raise SkinFormatError(f"{path}: {where}: unknown key {keys} (known: {known})")
+    raise SkinFormatError(f"{path}: {where}: {error.message}")
 
 
 def _build_skin(folder: Path, path: Path, meta: dict[str, Any]) -> Skin:

@@ -20,7 +20,7 @@ from __future__ import annotations
 
 from collections import OrderedDict
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
@@ -44,23 +44,23 @@ class LastFrame:
 
 @dataclass(frozen=True)
 class ToneCurve:
-    """A monotonic per-channel mapping from screen values to template values, ``lut``
-    ``[256, 3]`` uint8 (B, G, R), learnt from the cells of one frame (see
-    :func:`bot.reading.tone.fit_tone`)."""
+    """How the screen shows the skin's colours: a monotonic per-channel mapping from template
+    values to screen values, ``lut`` ``[256, 3]`` uint8 (B, G, R), learnt from the cells of one
+    frame (see :func:`bot.reading.tone.fit_tone`).
+
+    >>> import numpy as np
+    >>> lighter = ToneCurve(np.repeat(np.arange(256)[:, None] // 2 + 128, 3, 1).astype(np.uint8))
+    >>> lighter.apply(np.array([[0, 100, 255]], np.uint8)).tolist()
+    [[128, 178, 255]]
+    """
 
     lut: np.ndarray
 
-    def apply(self, samples: np.ndarray, out: np.ndarray) -> np.ndarray:
-        """``samples`` ``[N, P * 3]`` BGR uint8 mapped through the curve into ``out``."""
-        import cv2
-
-        n, d = samples.shape
-        cv2.LUT(
-            samples.reshape(n, d // 3, 3),
-            self.lut.reshape(256, 1, 3),
-            dst=out.reshape(n, d // 3, 3),
-        )
-        return out
+    def apply(self, templates: np.ndarray) -> np.ndarray:
+        """``templates`` ``[K, P * 3]`` BGR uint8 as the screen shows them (a new array)."""
+        k, d = templates.shape
+        pixels = templates.reshape(k, d // 3, 3)
+        return np.stack([self.lut[pixels[..., c], c] for c in range(3)], axis=-1).reshape(k, d)
 
 
 class ReaderState:
@@ -79,10 +79,12 @@ class ReaderState:
         self.buffers: dict[str, np.ndarray] = {}
         #: The cells of the last frame classified, to reuse the readings of unchanged cells.
         self.last: LastFrame | None = None
-        #: Per skin name: the tone curve that made the last frame read (None: the screen
-        #: shows the skin's own colours).
+        #: Per skin name: the tone curve that made the last frame read, when the screen does
+        #: not show the skin's own colours.
         self.tones: dict[str, ToneCurve] = {}
-        #: (counter box, hash of its pixels) -> the text read there last time.
+        #: Template banks as a tone curve shows them (bot.reading.classify._toned_bank).
+        self.toned_banks: dict[object, Any] = {}
+        #: (skin, counter box, its pixels) -> the text read there last time.
         self.counter_key: object = None
         self.counter_text: str | None = None
 
