@@ -10,7 +10,7 @@ import pytest
 
 from bot.errors import LowConfidenceError
 from bot.reading.classify import classify_cells
-from bot.reading.read import locate_board, read_frame
+from bot.reading.read import ReaderState, locate_board, read_frame
 from bot.reading.skins import find_skin, load_skins
 from solver.board import Board, read_board
 
@@ -147,16 +147,36 @@ def test_a_changed_cell_is_read_again_the_others_as_before():
     skin = find_skin("winmine")
     frame = _tile_board("winmine", ALL_CLASSES)
     located = locate_board(frame, [skin])
-    before = read_frame(frame, located).board
+    state = ReaderState()
+    before = read_frame(frame, located, state).board
     changed = frame.copy()
     left, top, w, h = located.grid.cell_rect(1, 0)
     changed[top : top + h, left : left + w] = frame[top + 2 * h : top + 3 * h, left : left + w]
-    after = read_frame(changed, located).board
+    after = read_frame(changed, located, state).board
     assert before.differences(after) == [((1, 0), ".", "F")]
-    assert read_frame(frame, located).board == before
+    assert read_frame(frame, located, state).board == before
     changed[top : top + h, left : left + w] = (255, 0, 255)  # like no template: refused
     with pytest.raises(LowConfidenceError, match=r"\(1, 0\)"):
-        read_frame(changed, located)
+        read_frame(changed, located, state)
+
+
+def test_reading_leaves_the_skin_a_plain_value():
+    """A skin is a value: reading keeps nothing in it (the reader state holds what is kept),
+    and a skin loaded again from the same folder is equal to it."""
+    import copy
+
+    png = FIXTURES / "xdemineur" / "expert-mid.png"
+    frame = cv2.imread(str(png))
+    skin = find_skin("xdemineur")
+    before = copy.deepcopy(skin.__dict__)
+    located = locate_board(frame, [skin])
+    state = ReaderState()
+    kept = read_frame(frame, located, state).board
+    assert read_frame(frame, located).board == kept  # without a state: the same, fresh
+    assert skin.__dict__.keys() == before.keys()
+    assert skin == find_skin("xdemineur") and hash(skin) == hash(find_skin("xdemineur"))
+    assert skin != find_skin("winmine")
+    assert state.last is not None and state.buffers  # what is kept lives in the state
 
 
 def test_sample_step_compares_every_other_pixel(tmp_path):

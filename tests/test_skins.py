@@ -130,3 +130,40 @@ def test_a_malformed_counter_names_the_file(tmp_path, damage, named):
     with pytest.raises(SkinFormatError) as err:
         load_skin(folder)
     assert str(folder / named) in str(err.value)
+
+
+@pytest.mark.parametrize(
+    ("change", "names"),
+    [
+        (lambda m: m.update(colour="grey"), ["top level", "'colour'"]),
+        (lambda m: m["match"].update(tolerence=9), ["match", "'tolerence'", "tolerance"]),
+        (lambda m: m["match"].update(tolerance="high"), ["match.tolerance", "'high'"]),
+        (lambda m: m["match"].update(min_confidence=1.5), ["match.min_confidence", "1.5"]),
+        (lambda m: m["cell"].update(pitch=[16]), ["cell.pitch"]),
+        (lambda m: m["templates"].update(smiley="smiley.png"), ["templates", "'smiley'"]),
+        (lambda m: m["levels"][0].update(mines=-1), ["levels.0.mines", "-1"]),
+        (lambda m: m["restart"]["click"].update(y_ofset=-26), ["restart.click", "'y_ofset'"]),
+        (lambda m: m.pop("cell"), ["top level", "'cell'"]),
+    ],
+)
+def test_skin_json_is_checked_against_the_schema_naming_file_and_key(tmp_path, change, names):
+    """An unknown key or a bad value is a SkinFormatError naming skin.json and the key."""
+    folder = _copy_skin(tmp_path)
+    meta = json.loads((folder / "skin.json").read_text())
+    change(meta)
+    (folder / "skin.json").write_text(json.dumps(meta))
+    with pytest.raises(SkinFormatError) as err:
+        load_skin(folder)
+    message = str(err.value)
+    assert message.startswith(str(folder / "skin.json") + ": "), message
+    for name in names:
+        assert name in message, message
+
+
+def test_every_shipped_skin_json_follows_the_schema():
+    from bot.reading.skins import SKIN_FILE, check_skin_meta
+
+    folders = [p.parent for p in SHIPPED.glob(f"*/{SKIN_FILE}")]
+    assert len(folders) >= 4
+    for folder in folders:
+        check_skin_meta(json.loads((folder / SKIN_FILE).read_text()), folder / SKIN_FILE)

@@ -98,9 +98,13 @@ class Reader:
 
     @classmethod
     def default(cls) -> Reader:
-        from bot.reading.read import locate_board, read_frame
+        """:mod:`bot.reading.read`'s functions, reading with one
+        :class:`~bot.reading.state.ReaderState` (a reader serves one window)."""
+        from functools import partial
 
-        return cls(locate_board, read_frame)
+        from bot.reading.read import ReaderState, locate_board, read_frame
+
+        return cls(locate_board, partial(read_frame, state=ReaderState()))
 
 
 def settle(

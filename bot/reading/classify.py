@@ -15,20 +15,25 @@ steps:
 ``confidence`` is the winner's robust score, ``margin`` the gap to the runner-up class.
 
 Speed (a window is read frame after frame): cells identical to a template are looked up, cells
-unchanged since the last frame of the same grid keep their reading, and the big work arrays are
-kept with the skin between frames (fresh multi-megabyte arrays cost more in page faults than
-the arithmetic done in them).
+unchanged since the last frame of the same grid keep their reading, and the sampling maps and
+big work arrays are kept between frames in the caller's
+:class:`~bot.reading.state.ReaderState` (fresh multi-megabyte arrays cost more in page faults
+than the arithmetic done in them). Template banks are a pure function of the skin and scale:
+they are memoised per skin value.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
+from functools import lru_cache
 from typing import TYPE_CHECKING
 
 import numpy as np
 
 from bot.reading.skins import CLASS_CHARS, Skin
+from bot.reading.state import LastFrame, ReaderState, ToneCurve
+from bot.reading.tone import STARTS, fit_tone, shifted
 
 if TYPE_CHECKING:
     from bot.reading.grid import Grid
@@ -74,56 +79,62 @@ def template_bank(
     At scale 1 the templates are used as they are. At other scales each template is stretched
     the way a desktop scaler or a game drawing bigger cells would (smoothly) and then sampled at
     the same points as the cells, so the blur of the edges is in the templates too. Built once
-    per skin and scale.
+    per skin and scale (memoised: the same skin value, scale and step give the same bank).
     """
     step = sample_step(skin) if step is None else step
-    key = ("bank", round(sx, 3), round(sy, 3), step)
-    bank = skin.cache.get(key)
-    if bank is None:
-        import cv2
+    return _template_bank(skin, round(sx, 3), round(sy, 3), step)
 
-        i = skin.inset
-        h, w = len(range(0, skin.pitch_y - 2 * i, step)), len(range(0, skin.pitch_x - 2 * i, step))
-        exact = abs(sx - 1) < 1e-3 and abs(sy - 1) < 1e-3
-        by_class: dict[str, list[tuple[np.ndarray, np.ndarray]]] = {}
-        for cls, image in skin.variants:
-            if exact:
-                inner = image[i : skin.pitch_y - i : step, i : skin.pitch_x - i : step]
-                tol = np.full(inner.shape, skin.tolerance, np.uint8)
-            else:
-                # Smoothing moves edge pixels by up to the local contrast: tolerate that much
-                # more there, and stay strict on flat areas (which keep their exact colour).
-                inner = _stretched_sample(image, skin, sx, sy, step)
-                kernel = np.ones((3, 3), np.uint8)
-                grad = cv2.morphologyEx(inner, cv2.MORPH_GRADIENT, kernel)
-                tol = np.clip(grad.astype(np.int16) // 4 + skin.tolerance, 0, 255).astype(np.uint8)
-            by_class.setdefault(cls, []).append((inner.reshape(-1), tol.reshape(-1)))
-        classes = tuple(by_class)
-        rows = [t for cls in classes for t in by_class[cls]]
-        starts = np.cumsum([0] + [len(by_class[c]) for c in classes])
-        u8 = np.stack([t for t, _ in rows]).astype(np.uint8)
-        f32 = np.ascontiguousarray(u8[:, ::RANK_STEP], dtype=np.float32)
-        mask = np.ones((h, w, 3), bool)
-        if not exact and _ignores_ring(skin):
-            # Cells whose edges depend on their neighbours: the blended outer ring is not counted.
-            mask[0], mask[-1], mask[:, 0], mask[:, -1] = False, False, False, False
-        # Samples outside the mask may differ by anything: a tolerance of 255.
-        tol = np.stack([t for _, t in rows])
-        tol[:, ~mask.reshape(-1)] = 255
-        bank = TemplateBank(
-            classes=classes,
-            chars=np.array([CLASS_CHARS[c] for c in classes]),
-            starts=starts,
-            u8=u8,
-            f32=np.ascontiguousarray(f32.T),
-            sq=(f32 * f32).sum(axis=1),
-            tol=tol,
-            tol_all=int(tol.flat[0]) if (tol == tol.flat[0]).all() else None,
-            mask=mask.reshape(-1),
-            h=h,
-            w=w,
-        )
-        skin.cache[key] = bank
+
+#: How many (skin, scale, step) template banks are memoised (the locator tries a few scales of
+#: each skin; the reader then uses one).
+KEPT_BANKS = 64
+
+
+@lru_cache(maxsize=KEPT_BANKS)
+def _template_bank(skin: Skin, sx: float, sy: float, step: int) -> TemplateBank:
+    import cv2
+
+    i = skin.inset
+    h, w = len(range(0, skin.pitch_y - 2 * i, step)), len(range(0, skin.pitch_x - 2 * i, step))
+    exact = abs(sx - 1) < 1e-3 and abs(sy - 1) < 1e-3
+    by_class: dict[str, list[tuple[np.ndarray, np.ndarray]]] = {}
+    for cls, image in skin.variants:
+        if exact:
+            inner = image[i : skin.pitch_y - i : step, i : skin.pitch_x - i : step]
+            tol = np.full(inner.shape, skin.tolerance, np.uint8)
+        else:
+            # Smoothing moves edge pixels by up to the local contrast: tolerate that much
+            # more there, and stay strict on flat areas (which keep their exact colour).
+            inner = _stretched_sample(image, skin, sx, sy, step)
+            kernel = np.ones((3, 3), np.uint8)
+            grad = cv2.morphologyEx(inner, cv2.MORPH_GRADIENT, kernel)
+            tol = np.clip(grad.astype(np.int16) // 4 + skin.tolerance, 0, 255).astype(np.uint8)
+        by_class.setdefault(cls, []).append((inner.reshape(-1), tol.reshape(-1)))
+    classes = tuple(by_class)
+    rows = [t for cls in classes for t in by_class[cls]]
+    starts = np.cumsum([0] + [len(by_class[c]) for c in classes])
+    u8 = np.stack([t for t, _ in rows]).astype(np.uint8)
+    f32 = np.ascontiguousarray(u8[:, ::RANK_STEP], dtype=np.float32)
+    mask = np.ones((h, w, 3), bool)
+    if not exact and _ignores_ring(skin):
+        # Cells whose edges depend on their neighbours: the blended outer ring is not counted.
+        mask[0], mask[-1], mask[:, 0], mask[:, -1] = False, False, False, False
+    # Samples outside the mask may differ by anything: a tolerance of 255.
+    tol = np.stack([t for _, t in rows])
+    tol[:, ~mask.reshape(-1)] = 255
+    bank = TemplateBank(
+        classes=classes,
+        chars=np.array([CLASS_CHARS[c] for c in classes]),
+        starts=starts,
+        u8=u8,
+        f32=np.ascontiguousarray(f32.T),
+        sq=(f32 * f32).sum(axis=1),
+        tol=tol,
+        tol_all=int(tol.flat[0]) if (tol == tol.flat[0]).all() else None,
+        mask=mask.reshape(-1),
+        h=h,
+        w=w,
+    )
     return bank
 
 
@@ -192,16 +203,19 @@ def sample_cells(
     skin: Skin,
     out: np.ndarray | None = None,
     step: int | None = None,
+    state: ReaderState | None = None,
 ) -> np.ndarray:
     """Every cell's sampled pixels, ``[rows * cols, h * w * 3]`` uint8, row by row (written
     into ``out`` when given, an array of that shape); every ``step``-th pixel each way
-    (default: the skin's :func:`sample_step`).
+    (default: the skin's :func:`sample_step`). ``state`` keeps the grid's sampling maps for the
+    next frame.
 
     Sample ``j`` of a cell sits where pixel ``inset + j`` of the skin's template would be once the
     template is stretched to the grid's pitch.
     """
     import cv2
 
+    state = ReaderState() if state is None else state
     sx, sy = cell_scale(grid, skin)
     step = sample_step(skin) if step is None else step
     bank = template_bank(skin, sx, sy, step)
@@ -217,12 +231,12 @@ def sample_cells(
         cells = fast[:, i : skin.pitch_y - i : k, :, i : skin.pitch_x - i : k]
         out.reshape(grid.rows, grid.cols, bank.h, bank.w, 3)[...] = cells.transpose(0, 2, 1, 3, 4)
         return out
-    maps = _sampling_maps(grid, skin, (sx, sy), (bank.h, bank.w), step)
+    maps = _sampling_maps(grid, skin, (sx, sy), (bank.h, bank.w), step, state)
     # One remap straight into cell-major order (map row i holds cell i's sample points), so no
     # reshuffle follows; a BGRA frame (mss) is remapped as it is and its alpha dropped after.
     channels = frame.shape[2]
     cells = out.reshape(n, bank.h * bank.w, 3)
-    dst = cells if channels == 3 else _scratch(skin, "bgra", (n, bank.h * bank.w, channels))
+    dst = cells if channels == 3 else state.scratch("bgra", (n, bank.h * bank.w, channels))
     cv2.remap(
         frame,
         maps[0],
@@ -238,7 +252,12 @@ def sample_cells(
 
 
 def _sampling_maps(
-    grid: Grid, skin: Skin, scale: tuple[float, float], size: tuple[int, int], k: int
+    grid: Grid,
+    skin: Skin,
+    scale: tuple[float, float],
+    size: tuple[int, int],
+    k: int,
+    state: ReaderState,
 ) -> tuple[np.ndarray, np.ndarray | None]:
     """:func:`cv2.remap` maps ``[cells, h * w]`` of the grid's sample points, built once per grid
     (the same grid is read frame after frame); the second map is None when every point is a
@@ -247,8 +266,8 @@ def _sampling_maps(
     import cv2
 
     (sx, sy), (h, w) = scale, size
-    key = ("maps", grid, round(sx, 6), round(sy, 6), k)
-    maps = skin.cache.get(key)
+    key = (grid, skin.inset, round(sx, 6), round(sy, 6), h, w, k)
+    maps = state.maps.get(key)
     if maps is None:
         lefts = np.array([grid.col_left(x) for x in range(grid.cols)])
         tops = np.array([grid.row_top(y) for y in range(grid.rows)])
@@ -270,22 +289,8 @@ def _sampling_maps(
             fx.reshape(shape)[...] = xs[None, :, None, :]
             fy.reshape(shape)[...] = ys[:, None, :, None]
             maps = cv2.convertMaps(fx, fy, cv2.CV_16SC2)
-        for old in [k for k in skin.cache if k[0] == "maps"][:-7]:
-            del skin.cache[old]  # keep the last few grids only
-        skin.cache[key] = maps
+        state.remember_maps(key, maps)
     return maps
-
-
-def _scratch(skin: Skin, name: str, shape: tuple[int, ...], dtype: type = np.uint8) -> np.ndarray:
-    """A work array kept with the skin between calls (one per name, replaced when the shape
-    changes). The same grid is read frame after frame, and fresh multi-megabyte arrays every
-    frame cost more in page faults (each is a new mmap) than the arithmetic done in them."""
-    key = ("scratch", name)
-    buf = skin.cache.get(key)
-    if buf is None or buf.shape != shape or buf.dtype != dtype:
-        buf = np.empty(shape, dtype)
-        skin.cache[key] = buf
-    return buf
 
 
 def _whole_pixel_block(
@@ -314,19 +319,23 @@ def classify_samples(
     sy: float = 1.0,
     lookup: bool = True,
     step: int | None = None,
+    state: ReaderState | None = None,
+    bank: TemplateBank | None = None,
 ) -> tuple[np.ndarray, ...]:
     """Classify sampled cells ``[N, D]``: ``(class index, confidence, margin, distance)``, each
     ``[N]``.
 
     Games that draw cells pixel-exactly repeat a few pictures: with ``lookup``, a cell identical
     to a template (at scale 1) is looked up; only the others are compared. ``step``: as the
-    samples were taken (:func:`sample_cells`).
+    samples were taken (:func:`sample_cells`); ``state`` lends the work arrays; ``bank``: the
+    templates to compare with (default: the skin's at this scale).
     """
-    bank = template_bank(skin, sx, sy, step)
+    state = ReaderState() if state is None else state
+    bank = template_bank(skin, sx, sy, step) if bank is None else bank
     exact = lookup and abs(sx - 1) < 1e-3 and abs(sy - 1) < 1e-3
-    table = _exact_table(skin, bank) if exact else {}
+    table = _exact_table(skin, sample_step(skin) if step is None else step) if exact else {}
     if not table:
-        return _compare(samples, skin, bank)
+        return _compare(samples, bank, state)
     hits = [table.get(row.tobytes()) for row in samples]
     missing = np.array([hit is None for hit in hits])
     n = samples.shape[0]
@@ -335,41 +344,40 @@ def classify_samples(
         if hit is not None:
             win[i], margin[i] = hit
     if missing.any():
-        part = _compare(samples[missing], skin, bank)
+        part = _compare(samples[missing], bank, state)
         win[missing], conf[missing], margin[missing], dist[missing] = part
     return win, conf, margin, dist
 
 
-def _exact_table(skin: Skin, bank: TemplateBank) -> dict[bytes, tuple[int, float]]:
-    """Template bytes -> (class index, margin): the margin of a cell identical to the template
-    is 1 minus its best robust score against any other class (conservative)."""
-    key = ("exact", id(bank))
-    table = skin.cache.get(key)
-    if table is None:
-        class_of = np.repeat(np.arange(len(bank.classes)), np.diff(bank.starts))
-        pixels = bank.mask.sum() / 3
-        table = {}
-        for k, row in enumerate(bank.u8):
-            far = (np.abs(bank.u8.astype(np.int16) - row.astype(np.int16)) > bank.tol) & bank.mask
-            far = far.reshape(len(bank.u8), -1, 3).any(axis=2)
-            sim = 1.0 - far.sum(axis=1) / pixels
-            others = sim[class_of != class_of[k]]
-            table[row.tobytes()] = (
-                int(class_of[k]),
-                float(1.0 - others.max()) if others.size else 1.0,
-            )
-        skin.cache[key] = table
+@lru_cache(maxsize=KEPT_BANKS)
+def _exact_table(skin: Skin, step: int) -> dict[bytes, tuple[int, float]]:
+    """Template bytes at scale 1 -> (class index, margin): the margin of a cell identical to the
+    template is 1 minus its best robust score against any other class (conservative).
+    Memoised per skin value and step."""
+    bank = template_bank(skin, 1.0, 1.0, step)
+    class_of = np.repeat(np.arange(len(bank.classes)), np.diff(bank.starts))
+    pixels = bank.mask.sum() / 3
+    table = {}
+    for k, row in enumerate(bank.u8):
+        far = (np.abs(bank.u8.astype(np.int16) - row.astype(np.int16)) > bank.tol) & bank.mask
+        far = far.reshape(len(bank.u8), -1, 3).any(axis=2)
+        sim = 1.0 - far.sum(axis=1) / pixels
+        others = sim[class_of != class_of[k]]
+        table[row.tobytes()] = (
+            int(class_of[k]),
+            float(1.0 - others.max()) if others.size else 1.0,
+        )
     return table
 
 
-def _compare(samples: np.ndarray, skin: Skin, bank: TemplateBank) -> tuple[np.ndarray, ...]:
+def _compare(samples: np.ndarray, bank: TemplateBank, state: ReaderState) -> tuple[np.ndarray, ...]:
     """The full comparison: SSD ranking of every class, robust score of the nearest two."""
     import cv2
 
     n = samples.shape[0]
     # The ranking picks the two candidate classes the robust score then decides between.
     ranked = samples[:, ::RANK_STEP]
-    cross, norms = _products(ranked, bank.f32, skin)
+    cross, norms = _products(ranked, bank.f32, state)
     d2 = norms[:, None] + bank.sq[None, :] - 2.0 * cross
     groups = len(bank.classes)
     # Each class's nearest variant (most classes have one: only those with more are searched).
@@ -383,14 +391,14 @@ def _compare(samples: np.ndarray, skin: Skin, bank: TemplateBank) -> tuple[np.nd
     chosen = class_arg[rows, top]  # [N, 2] template row of each candidate class
     m, d = top.shape[1], samples.shape[1]
     # Candidate j of every cell: its template, then (in place) the cell's difference from it.
-    diff = _scratch(skin, "diff", (m, n, d))
+    diff = state.scratch("diff", (m, n, d))
     np.take(bank.u8, chosen.T, axis=0, out=diff)
     for j in range(m):
         cv2.absdiff(samples, diff[j], dst=diff[j])
     if bank.tol_all is not None:  # one tolerance everywhere: no per-sample gather
         off = _far_pixels(diff.reshape(m * n, d), bank.tol_all)
     else:
-        tol = _scratch(skin, "tol", (m, n, d))
+        tol = state.scratch("tol", (m, n, d))
         np.take(bank.tol, chosen.T, axis=0, out=tol)
         off = _far_pixels(diff.reshape(m * n, d), tol.reshape(m * n, d))
     score = 1.0 - off.reshape(m, n).T / (bank.mask.sum() / 3)  # [N, m]
@@ -408,7 +416,9 @@ def _compare(samples: np.ndarray, skin: Skin, bank: TemplateBank) -> tuple[np.nd
     return win, best, best - other, rms[rows[:, 0], win]
 
 
-def _products(ranked: np.ndarray, templates: np.ndarray, skin: Skin) -> tuple[np.ndarray, ...]:
+def _products(
+    ranked: np.ndarray, templates: np.ndarray, state: ReaderState, name: str = "ranked"
+) -> tuple[np.ndarray, ...]:
     """``(cells @ templates, squared norm of each cell)`` in float32; ``ranked`` [N, D] uint8,
     ``templates`` [D, K].
 
@@ -420,7 +430,7 @@ def _products(ranked: np.ndarray, templates: np.ndarray, skin: Skin) -> tuple[np
     n = ranked.shape[0]
     cross = np.empty((n, templates.shape[1]), np.float32)
     norms = np.empty(n, np.float32)
-    block = _scratch(skin, "ranked", (min(n, RANK_BLOCK), ranked.shape[1]), np.float32)
+    block = state.scratch(name, (min(n, RANK_BLOCK), ranked.shape[1]), np.float32)
     for i in range(0, n, RANK_BLOCK):
         part = block[: min(RANK_BLOCK, n - i)]
         np.copyto(part, ranked[i : i + RANK_BLOCK], casting="unsafe")
@@ -462,42 +472,56 @@ def skin_tolerance(skin: Skin) -> int:
 
 def _classify_changed(
     samples: np.ndarray,
-    skin: Skin,
     key: object,
     classify: Callable[[np.ndarray], tuple[np.ndarray, ...]],
+    state: ReaderState,
 ) -> tuple[np.ndarray, ...]:
-    """``classify(samples)``, reusing the results of the last call with the same ``key`` (grid)
-    for the cells whose samples have not changed since: a game's window is read frame after
-    frame and between two frames most cells stay as they were. The same samples always give
-    the same result, so this changes nothing but the time."""
+    """``classify(samples)``, reusing the results of the last call with the same ``key`` (skin,
+    grid, sampling) for the cells whose samples have not changed since: a game's window is read
+    frame after frame and between two frames most cells stay as they were. The same samples
+    always give the same result, so this changes nothing but the time."""
     import cv2
 
-    last = skin.cache.get(("last frame",))
-    if last is not None and last[0] == key and last[1].shape == samples.shape:
-        delta = _scratch(skin, "delta", samples.shape)
-        cv2.absdiff(samples, last[1], dst=delta)
+    last = state.last
+    if last is not None and last.key == key and last.samples.shape == samples.shape:
+        delta = state.scratch("delta", samples.shape)
+        cv2.absdiff(samples, last.samples, dst=delta)
         changed = cv2.reduce(delta, 1, cv2.REDUCE_SUM, dtype=cv2.CV_32S)[:, 0] > 0
         if changed.all():
             results = classify(samples)  # no copy of the cells to pick the changed ones
         else:
-            results = tuple(r.copy() for r in last[2])
+            results = tuple(r.copy() for r in last.results)
             if changed.any():
                 for old, new in zip(results, classify(samples[changed]), strict=True):
                     old[changed] = new
-        np.copyto(last[1], samples)
+        np.copyto(last.samples, samples)
+        kept = last.samples
     else:
         results = classify(samples)
-        last = (key, samples.copy(), ())
-    skin.cache[("last frame",)] = (key, last[1], tuple(r.copy() for r in results))
+        kept = samples.copy()
+    state.last = LastFrame(key, kept, tuple(r.copy() for r in results))
     return results
 
 
 def classify_cells(
-    frame_bgr: np.ndarray, grid: Grid, skin: Skin, step: int | None = None
+    frame_bgr: np.ndarray,
+    grid: Grid,
+    skin: Skin,
+    step: int | None = None,
+    state: ReaderState | None = None,
+    adapt_tone: bool = False,
 ) -> CellScores:
     """Classify every cell of ``grid`` in ``frame_bgr`` (BGR or BGRA), comparing every
     ``step``-th pixel each way (default: the skin's :func:`sample_step`; the locator looks at
-    big cells more sparsely, the reader never does)."""
+    big cells more sparsely, the reader never does).
+
+    ``state`` is what the caller keeps between frames of one window (sampling maps, work
+    arrays, the last frame's readings, the tone curve learnt); without one a fresh state is
+    used: the same result, only slower. With ``adapt_tone``, a frame whose cells do not all
+    read clearly as drawn is read again through the tone curve learnt from its clear cells
+    (:mod:`bot.reading.tone`: brightness, gamma, a tint); the strict rules stay the same.
+    """
+    state = ReaderState() if state is None else state
     sx, sy = cell_scale(grid, skin)
     step = sample_step(skin) if step is None else step
     bank = template_bank(skin, sx, sy, step)
@@ -505,14 +529,35 @@ def classify_cells(
         frame_bgr,
         grid,
         skin,
-        out=_scratch(skin, "samples", (grid.rows * grid.cols, bank.u8.shape[1])),
+        out=state.scratch("samples", (grid.rows * grid.cols, bank.u8.shape[1])),
         step=step,
+        state=state,
     )
     # On an uneven lattice the narrower cells cannot equal a template: no lookups to waste.
     even = not (grid.col_offsets or grid.row_offsets)
-    win, conf, margin, distance = _classify_changed(
-        samples, skin, (grid, step), lambda part: classify_samples(part, skin, sx, sy, even, step)
-    )
+
+    def read(curve: ToneCurve | None) -> tuple[np.ndarray, ...]:
+        toned = bank if curve is None else _toned_bank(bank, curve, state)
+        return _classify_changed(
+            samples,
+            (skin, grid, step, None if curve is None else curve.lut.tobytes()),
+            lambda part: classify_samples(
+                part, skin, sx, sy, even and curve is None, step, state, toned
+            ),
+            state,
+        )
+
+    def unclear(results: tuple[np.ndarray, ...]) -> int:
+        return int(((results[1] < skin.min_confidence) | (results[2] < skin.min_margin)).sum())
+
+    learnt = state.tones.get(skin.name) if adapt_tone else None
+    results = read(learnt)
+    if adapt_tone and unclear(results):
+        if learnt is not None:
+            results = read(None)
+        if unclear(results):
+            results = _read_through_tones(samples, skin, bank, state, read, unclear)
+    win, conf, margin, distance = results
     shape = (grid.rows, grid.cols)
     return CellScores(
         chars=bank.chars[win].reshape(shape),
@@ -521,3 +566,200 @@ def classify_cells(
         margin=margin.reshape(shape),
         distance=distance.reshape(shape),
     )
+
+
+def _read_through_tones(
+    samples: np.ndarray,
+    skin: Skin,
+    bank: TemplateBank,
+    state: ReaderState,
+    read: Callable[[ToneCurve | None], tuple[np.ndarray, ...]],
+    unclear: Callable[[tuple[np.ndarray, ...]], int],
+) -> tuple[np.ndarray, ...]:
+    """The cells read through the tone curve learnt from them (:func:`fit_tone`), from each
+    of :data:`~bot.reading.tone.STARTS`; when no curve reads every cell clearly, read again
+    with the tolerance widened by the frame's noise and each template's edges
+    (:func:`_noisy_bank`: lossy compression smears edges and colour), where a winner must
+    beat the runner-up by :data:`NOISY_MARGIN` more.
+
+    When two curves both read every cell clearly but differently, the frame is ambiguous:
+    the cells they disagree on get a margin of 0 (refused). A curve that read every cell
+    with the skin's own tolerance is kept in ``state`` for the next frame."""
+    best: tuple[np.ndarray, ...] = read(None)
+    clear: list[tuple[ToneCurve | None, tuple[np.ndarray, ...]]] = []
+    tried: list[ToneCurve] = []
+    for offset in STARTS:
+        curve = fit_tone(
+            samples,
+            bank.u8,
+            bank.mask,
+            lambda toned, strict: _assign(samples, toned, bank, skin, state, strict),
+            skin.tolerance,
+            shifted(offset),
+        )
+        if curve is None or any(np.array_equal(curve.lut, t.lut) for t in tried):
+            continue
+        tried.append(curve)
+        results = tuple(r.copy() for r in read(curve))
+        if not unclear(results):
+            clear.append((curve, results))
+        elif unclear(results) < unclear(best):
+            best = results
+    if not clear:
+        for curve in [None, *tried]:
+            toned = bank if curve is None else _toned_bank(bank, curve, state)
+            noisy = _noisy_bank(samples, toned, bank, skin, state)
+            if noisy is None:
+                continue
+            win, conf, margin, dist = _compare(_ycrcb(samples), noisy, state)
+            results = (win, conf, margin - NOISY_MARGIN, dist)
+            if not unclear(results):
+                clear.append((None, results))
+            elif unclear(results) < unclear(best):
+                best = results
+    if not clear:
+        return best
+    curve, results = clear[0]
+    classes = bank.chars[results[0]]
+    differ = np.zeros(len(classes), bool)
+    for _, other in clear[1:]:
+        differ |= bank.chars[other[0]] != classes
+    if differ.any():
+        margin = results[2].copy()
+        margin[differ] = 0.0
+        return (results[0], results[1], margin, results[3])
+    if curve is not None:
+        state.tones[skin.name] = curve
+    return results
+
+
+#: How much more than the skin's ``min_margin`` a winner needs when read with the widened
+#: tolerance of a noisy frame.
+NOISY_MARGIN = 0.05
+
+#: The share of a clear cell's flat pixels that must lie within the widened tolerance: the
+#: frame's noise level is where that many of them are.
+NOISE_SHARE = 0.9
+
+
+def _noisy_bank(
+    samples: np.ndarray, toned: TemplateBank, bank: TemplateBank, skin: Skin, state: ReaderState
+) -> TemplateBank | None:
+    """``toned`` in YCrCb (compare with :func:`_ycrcb` cells), each sample's tolerance widened
+    to the frame's noise level (measured on the flat parts of the cells sure of their class)
+    plus, within two pixels of the template's edges, half its local contrast in brightness
+    and in colour: a JPEG rings at edges and keeps colour at half resolution, so a thin
+    coloured stroke keeps its brightness but loses part of its colour (not all: a colour gone
+    altogether, as in greyscale, still does not match). Flat areas keep their colour (tiles
+    told apart by colour stay apart). None when no cell is sure."""
+    import cv2
+
+    best, sure = _assign(samples, toned.u8, bank, skin, state, False)
+    if not sure.any():
+        return None
+    k, h, w = len(toned.u8), toned.h, toned.w
+    images = _ycrcb(toned.u8).reshape(k * h, w, 3)
+    kernel = np.ones((5, 5), np.uint8)
+    grad = np.stack(
+        [
+            cv2.morphologyEx(images[i * h : (i + 1) * h], cv2.MORPH_GRADIENT, kernel)
+            for i in range(k)
+        ]
+    ).reshape(k, -1, 3)
+    flat = (grad.max(axis=2) == 0) & toned.mask.reshape(-1, 3)[None, :, 0]
+    cells = _ycrcb(samples[sure]).reshape(int(sure.sum()), -1, 3).astype(np.int16)
+    drawn = images.reshape(k, -1, 3)[best[sure]].astype(np.int16)
+    off = np.abs(cells - drawn).max(axis=2)[flat[best[sure]]]
+    level = float(np.quantile(off, NOISE_SHARE)) if off.size else 0.0
+    widen = grad.astype(np.int16) // 2
+    tol = np.maximum(toned.tol.reshape(k, -1, 3).astype(np.int16), round(level)) + widen
+    tol = np.where(toned.tol.reshape(k, -1, 3) == 255, 255, np.clip(tol, 0, 255))
+    u8 = images.reshape(k, -1)
+    f32 = np.ascontiguousarray(u8[:, ::RANK_STEP], dtype=np.float32)
+    return replace(
+        toned,
+        u8=u8,
+        f32=np.ascontiguousarray(f32.T),
+        sq=(f32 * f32).sum(axis=1),
+        tol=tol.reshape(k, -1).astype(np.uint8),
+        tol_all=None,
+    )
+
+
+def _ycrcb(cells: np.ndarray) -> np.ndarray:
+    """BGR cells ``[N, P * 3]`` uint8 as YCrCb (same shape)."""
+    import cv2
+
+    n, d = cells.shape
+    return cv2.cvtColor(
+        np.ascontiguousarray(cells).reshape(n, d // 3, 3), cv2.COLOR_BGR2YCrCb
+    ).reshape(n, d)
+
+
+#: A cell is sure of its class, for learning a tone curve, when the squared difference to its
+#: nearest class is below this share of the next class's.
+TONE_SURE_RATIO = 0.5
+
+#: How many template banks seen through a tone curve a reader state keeps.
+KEPT_TONED = 8
+
+#: Every how many sampled values the tone fit's nearest-template search looks at (4: every
+#: channel in turn; the search only has to be right for cells that are clearly one class).
+NEAREST_STEP = 4
+
+
+def _assign(
+    cells: np.ndarray,
+    toned: np.ndarray,
+    bank: TemplateBank,
+    skin: Skin,
+    state: ReaderState,
+    strict: bool,
+) -> tuple[np.ndarray, np.ndarray]:
+    """Each cell's nearest template among ``toned`` (``bank``'s templates as a tone curve shows
+    them) and whether the cell is sure of it (:data:`bot.reading.tone.Assigner`): its nearest
+    class clearly nearer than any other by squared difference; with ``strict``, also read
+    clearly by the skin's rules as that class."""
+    best, d2, next_d2 = _nearest(cells, toned, bank, state)
+    sure = d2 < TONE_SURE_RATIO * next_d2
+    if strict:
+        f32 = np.ascontiguousarray(toned[:, ::RANK_STEP], dtype=np.float32)
+        seen = replace(bank, u8=toned, f32=np.ascontiguousarray(f32.T), sq=(f32 * f32).sum(axis=1))
+        win, conf, margin, _ = _compare(cells, seen, state)
+        class_of = np.repeat(np.arange(len(bank.classes)), np.diff(bank.starts))
+        clear = (conf >= skin.min_confidence) & (margin >= skin.min_margin)
+        sure = clear & (class_of[best] == win)
+    return best, sure
+
+
+def _nearest(
+    cells: np.ndarray, templates: np.ndarray, bank: TemplateBank, state: ReaderState
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Each cell's nearest of ``templates`` (``bank``'s, as a tone curve shows them) by squared
+    difference, that difference, and the nearest template of another class's (for
+    :func:`bot.reading.tone.fit_tone`; inf for a skin of one class)."""
+    k = NEAREST_STEP
+    columns = np.ascontiguousarray(templates[:, ::k].T, dtype=np.float32)
+    cross, norms = _products(cells[:, ::k], columns, state, "nearest")
+    d2 = np.maximum(norms[:, None] + (columns * columns).sum(axis=0)[None, :] - 2 * cross, 0)
+    best = d2.argmin(axis=1)
+    class_of = np.repeat(np.arange(len(bank.classes)), np.diff(bank.starts))
+    class_d2 = np.minimum.reduceat(d2, bank.starts[:-1], axis=1)
+    rows = np.arange(len(cells))
+    class_d2[rows, class_of[best]] = np.inf
+    return best, d2[rows, best], class_d2.min(axis=1)
+
+
+def _toned_bank(bank: TemplateBank, curve: ToneCurve, state: ReaderState) -> TemplateBank:
+    """``bank`` with its templates as ``curve`` shows them (kept in ``state``: a window keeps
+    its curve frame after frame)."""
+    key = (id(bank), curve.lut.tobytes())
+    toned = state.toned_banks.get(key)
+    if toned is None:
+        u8 = curve.apply(bank.u8)
+        f32 = np.ascontiguousarray(u8[:, ::RANK_STEP], dtype=np.float32)
+        toned = replace(bank, u8=u8, f32=np.ascontiguousarray(f32.T), sq=(f32 * f32).sum(axis=1))
+        if len(state.toned_banks) >= KEPT_TONED:
+            state.toned_banks.pop(next(iter(state.toned_banks)))
+        state.toned_banks[key] = toned
+    return toned

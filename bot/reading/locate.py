@@ -28,6 +28,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
+from functools import lru_cache
 from typing import Any
 
 import numpy as np
@@ -157,19 +158,15 @@ def locate_board(frame_bgr: np.ndarray, skins: Sequence[Skin] | None = None) -> 
 # -- step 1: where to look ----------------------------------------------------------------------
 
 
+@lru_cache(maxsize=64)
 def _anchor_colour(skin: Skin, anchor: str) -> np.ndarray:
-    """The most common colour of an anchor template (BGR, int16)."""
-    key = ("anchor colour", anchor)
-    colour = skin.cache.get(key)
-    if colour is None:
-        # Each BGR pixel as one number: counting those is much cheaper than rows of three.
-        bgr = skin.templates[anchor].reshape(-1, 3).astype(np.int32)
-        packed = (bgr[:, 0] << 16) | (bgr[:, 1] << 8) | bgr[:, 2]
-        values, counts = np.unique(packed, return_counts=True)
-        top = int(values[counts.argmax()])
-        colour = np.array([top >> 16, (top >> 8) & 255, top & 255], np.int16)
-        skin.cache[key] = colour
-    return colour
+    """The most common colour of an anchor template (BGR, int16); memoised per skin value."""
+    # Each BGR pixel as one number: counting those is much cheaper than rows of three.
+    bgr = skin.templates[anchor].reshape(-1, 3).astype(np.int32)
+    packed = (bgr[:, 0] << 16) | (bgr[:, 1] << 8) | bgr[:, 2]
+    values, counts = np.unique(packed, return_counts=True)
+    top = int(values[counts.argmax()])
+    return np.array([top >> 16, (top >> 8) & 255, top & 255], np.int16)
 
 
 def _key_colours(skin: Skin) -> list[np.ndarray]:
@@ -402,34 +399,40 @@ def _candidate_pitches(
 
 
 def _anchor_image(skin: Skin, anchor: str, px: float, py: float) -> np.ndarray:
+    """The anchor's grey image at pitch ``(px, py)`` (memoised per skin value and pitch)."""
+    return _anchor_image_at(skin, anchor, round(px, 3), round(py, 3))
+
+
+@lru_cache(maxsize=256)
+def _anchor_image_at(skin: Skin, anchor: str, px: float, py: float) -> np.ndarray:
     import cv2
 
-    key = ("anchor", anchor, round(px, 3), round(py, 3))
-    image = skin.cache.get(key)
-    if image is None:
-        # The whole cell, grid lines and bevels included: they are what tells a cell from a
-        # flat area of the same colour.
-        gray = cv2.cvtColor(skin.templates[anchor], cv2.COLOR_BGR2GRAY)
-        sx, sy = px / skin.pitch_x, py / skin.pitch_y
-        if (round(sx, 3), round(sy, 3)) == (1, 1):
-            image = gray
-        else:
-            # Stretch a 3x3 tiling so the cell's edges blend with neighbours as on the screen.
-            h, w = gray.shape
-            size = (max(9, round(3 * w * sx)), max(9, round(3 * h * sy)))
-            interp = cv2.INTER_AREA if sx < 1 else cv2.INTER_LINEAR
-            tiled = cv2.resize(np.tile(gray, (3, 3)), size, interpolation=interp)
-            image = tiled[round(h * sy) : round(2 * h * sy), round(w * sx) : round(2 * w * sx)]
-            image = np.ascontiguousarray(image)
-        skin.cache[key] = image
+    # The whole cell, grid lines and bevels included: they are what tells a cell from a
+    # flat area of the same colour.
+    gray = cv2.cvtColor(skin.templates[anchor], cv2.COLOR_BGR2GRAY)
+    sx, sy = px / skin.pitch_x, py / skin.pitch_y
+    if (round(sx, 3), round(sy, 3)) == (1, 1):
+        image = gray
+    else:
+        # Stretch a 3x3 tiling so the cell's edges blend with neighbours as on the screen.
+        h, w = gray.shape
+        size = (max(9, round(3 * w * sx)), max(9, round(3 * h * sy)))
+        interp = cv2.INTER_AREA if sx < 1 else cv2.INTER_LINEAR
+        tiled = cv2.resize(np.tile(gray, (3, 3)), size, interpolation=interp)
+        image = tiled[round(h * sy) : round(2 * h * sy), round(w * sx) : round(2 * w * sx)]
+        image = np.ascontiguousarray(image)
     return image
 
 
+@lru_cache(maxsize=256)
+def _anchor_variance(skin: Skin, anchor: str, px: float, py: float) -> float:
+    """The variance of :func:`_anchor_image` (memoised per skin value and pitch)."""
+    return float(_anchor_image(skin, anchor, px, py).var())
+
+
 def _variance(skin: Skin, anchor: str, px: float, py: float, templ: np.ndarray) -> float:
-    key = ("anchor variance", anchor, round(px, 3), round(py, 3))
-    if key not in skin.cache:
-        skin.cache[key] = float(templ.var())
-    return skin.cache[key]
+    """The variance of ``templ``, the anchor's image at ``(px, py)``."""
+    return _anchor_variance(skin, anchor, round(px, 3), round(py, 3))
 
 
 def _anchor_matches(

@@ -11,13 +11,16 @@
 ('playing', 99, True)
 
 :func:`locate_board` finds the skin and grid once; :func:`read_frame` then reads each new frame of
-the same window in a few milliseconds. A cell that matches no template well enough raises
-:class:`~bot.errors.LowConfidenceError` naming it: the reader never guesses.
+the same window in a few milliseconds (given the window's
+:class:`~bot.reading.state.ReaderState`, which keeps what the reader reuses between frames).
+A cell that matches no template well enough raises :class:`~bot.errors.LowConfidenceError`
+naming it: the reader never guesses.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import lru_cache
 
 import numpy as np
 
@@ -26,11 +29,13 @@ from bot.reading.classify import CellScores, classify_cells
 from bot.reading.grid import Grid
 from bot.reading.locate import Located, locate_board
 from bot.reading.skins import Skin, find_skin, load_skins
+from bot.reading.state import ReaderState
 from solver.board import COVERED_CHARS, Board
 
 __all__ = [
     "Grid",
     "Located",
+    "ReaderState",
     "Reading",
     "Skin",
     "find_skin",
@@ -74,20 +79,24 @@ class Reading:
         return self.located.grid
 
 
-def read_frame(frame_bgr: np.ndarray, located: Located) -> Reading:
-    """Read every cell of ``located``'s grid in ``frame_bgr``.
+def read_frame(
+    frame_bgr: np.ndarray, located: Located, state: ReaderState | None = None
+) -> Reading:
+    """Read every cell of ``located``'s grid in ``frame_bgr``; ``state``: the window's reader
+    state (a fresh one when None: the same reading, slower).
 
     Raises :class:`LowConfidenceError` naming the cells (x, y) that are below the skin's
     confidence or margin threshold (a pointer over a cell, an animation, a wrong grid).
     """
     skin, grid = located.skin, located.grid
-    scores = classify_cells(frame_bgr, grid, skin)
+    state = ReaderState() if state is None else state
+    scores = classify_cells(frame_bgr, grid, skin, state=state, adapt_tone=True)
     doubtful = (scores.confidence < skin.min_confidence) | (scores.margin < skin.min_margin)
     if doubtful.any():
         raise _low_confidence(scores, doubtful, skin)
     board = Board("\n".join("".join(row) for row in scores.chars))
     mines, source = None, None
-    shown = read_counter(frame_bgr, located)
+    shown = read_counter(frame_bgr, located, state)
     if shown is not None:
         kind, number = shown
         text = str(board)
@@ -132,7 +141,9 @@ class Glyph:
     energy: float
 
 
-def read_counter(frame_bgr: np.ndarray, located: Located) -> tuple[str, int] | None:
+def read_counter(
+    frame_bgr: np.ndarray, located: Located, state: ReaderState | None = None
+) -> tuple[str, int] | None:
     """The mine count the game shows where the skin describes it (``skin.json`` "counter"):
     ``("total", M)`` for a status line such as "Marked: 3 / 17", ``("left", n)`` for a
     mines-left counter. None when the skin has no counter, or when the text does not read
@@ -147,7 +158,7 @@ def read_counter(frame_bgr: np.ndarray, located: Located) -> tuple[str, int] | N
     spec = located.skin.meta.get("counter") or {}
     if not spec.get("box") or not spec.get("glyphs") or not spec.get("reads"):
         return None
-    text = counter_text(frame_bgr, located)
+    text = counter_text(frame_bgr, located, state)
     if text is None:
         return None
     found = re.search(spec["reads"], text)
@@ -181,11 +192,12 @@ def counter_box(located: Located, shape: tuple[int, ...]) -> tuple[int, int, int
     return x0, y0, x1, y1
 
 
-def counter_text(frame_bgr: np.ndarray, located: Located) -> str | None:
+def counter_text(
+    frame_bgr: np.ndarray, located: Located, state: ReaderState | None = None
+) -> str | None:
     """The text in the skin's counter box as its glyphs read it (``?`` for ink no glyph
-    explains), or None when no glyph matches or two glyphs claim the same place."""
-    import cv2
-
+    explains), or None when no glyph matches or two glyphs claim the same place. ``state``
+    remembers the last box read: the same pixels read the same."""
     bounds = counter_box(located, frame_bgr.shape)
     glyphs = _counter_glyphs(located.skin, _counter_scale(located))
     if bounds is None or not glyphs:
@@ -193,10 +205,19 @@ def counter_text(frame_bgr: np.ndarray, located: Located) -> str | None:
     x0, y0, x1, y1 = bounds
     box = np.ascontiguousarray(frame_bgr[y0:y1, x0:x1, :3])
     # The same pixels as last time read the same (a game's counter rarely changes).
-    key = ("counter-text", bounds, hash(box.tobytes()))
-    cached = located.skin.cache.get("counter-last")
-    if cached is not None and cached[0] == key:
-        return cached[1]
+    key = (located.skin.name, bounds, box.tobytes())
+    if state is not None and state.counter_key == key:
+        return state.counter_text
+    text = _read_box(box, located, glyphs)
+    if state is not None:
+        state.counter_key, state.counter_text = key, text
+    return text
+
+
+def _read_box(box: np.ndarray, located: Located, glyphs: tuple[Glyph, ...]) -> str | None:
+    """:func:`counter_text` of the counter's pixels ``box`` (BGR)."""
+    import cv2
+
     spec = located.skin.meta["counter"]
     scale = _counter_scale(located)
     grey = cv2.cvtColor(box, cv2.COLOR_BGR2GRAY)  # glyphs are told by shape, not colour
@@ -204,7 +225,6 @@ def counter_text(frame_bgr: np.ndarray, located: Located) -> str | None:
         (np.abs(grey.astype(np.int16) - np.bincount(grey.ravel()).argmax()) > INK_LEVEL).any(0)
     )
     if inked.size == 0:
-        located.skin.cache["counter-last"] = (key, None)
         return None
     # Only the columns around the ink are searched: most of a status bar is empty.
     left, right = max(0, int(inked[0]) - 2), min(box.shape[1], int(inked[-1]) + 3)
@@ -234,11 +254,8 @@ def counter_text(frame_bgr: np.ndarray, located: Located) -> str | None:
             if score < GLYPH_MAX_SCORE:
                 chosen.append((score, x, y, glyph))
         elif rival[3].char != glyph.char and score < rival[0] + GLYPH_MIN_MARGIN:
-            located.skin.cache["counter-last"] = (key, None)
             return None  # two glyphs fit the same place about as well: do not read it
-    text = _glyph_line(box, chosen, float(spec.get("space_px", 0)) * scale) if chosen else None
-    located.skin.cache["counter-last"] = (key, text)
-    return text
+    return _glyph_line(box, chosen, float(spec.get("space_px", 0)) * scale) if chosen else None
 
 
 def _glyph_line(box: np.ndarray, chosen: list, space: float) -> str:
@@ -293,39 +310,41 @@ def _counter_scale(located: Located) -> float:
     return located.scale if spec.get("follows_cells", True) else 1.0
 
 
-def _counter_glyphs(skin: Skin, scale: float) -> list[Glyph]:
+def _counter_glyphs(skin: Skin, scale: float) -> tuple[Glyph, ...]:
+    """The skin's counter glyphs at ``scale`` (memoised per skin value and scale)."""
+    return _scaled_glyphs(skin, round(scale, 3))
+
+
+@lru_cache(maxsize=32)
+def _scaled_glyphs(skin: Skin, scale: float) -> tuple[Glyph, ...]:
     import cv2
 
-    key = ("counter", round(scale, 3))
-    glyphs = skin.cache.get(key)
-    if glyphs is None:
-        glyphs = []
-        for char, file in (skin.meta.get("counter") or {}).get("glyphs", {}).items():
-            image = cv2.imread(str(skin.folder / file), cv2.IMREAD_UNCHANGED)
-            if image is None or image.ndim != 3:
-                from bot.errors import SkinFormatError
+    glyphs: list[Glyph] = []
+    for char, file in (skin.meta.get("counter") or {}).get("glyphs", {}).items():
+        image = cv2.imread(str(skin.folder / file), cv2.IMREAD_UNCHANGED)
+        if image is None or image.ndim != 3:
+            from bot.errors import SkinFormatError
 
-                raise SkinFormatError(f"{skin.folder / file}: missing or not a colour image")
-            alpha = image[:, :, 3] if image.shape[2] == 4 else np.full(image.shape[:2], 255)
-            bgr = image[:, :, :3]
-            if abs(scale - 1) > 1e-3:
-                size = (round(bgr.shape[1] * scale), round(bgr.shape[0] * scale))
-                bgr = cv2.resize(bgr, size, interpolation=cv2.INTER_LINEAR)
-                alpha = cv2.resize(alpha.astype(np.uint8), size, interpolation=cv2.INTER_NEAREST)
-            mask = (alpha > 127).astype(np.float32)
-            grey_u8 = cv2.cvtColor(bgr, cv2.COLOR_BGR2GRAY)
-            background = float(np.bincount(grey_u8.ravel()).argmax())
-            grey = grey_u8.astype(np.float32)
-            energy = float((((grey - background) ** 2) * mask).sum())
-            whole = bool(mask.all())
-            glyphs.append(Glyph(str(char), grey, None if whole else mask, max(energy, 1.0)))
-        skin.cache[key] = glyphs
-    return glyphs
+            raise SkinFormatError(f"{skin.folder / file}: missing or not a colour image")
+        alpha = image[:, :, 3] if image.shape[2] == 4 else np.full(image.shape[:2], 255)
+        bgr = image[:, :, :3]
+        if abs(scale - 1) > 1e-3:
+            size = (round(bgr.shape[1] * scale), round(bgr.shape[0] * scale))
+            bgr = cv2.resize(bgr, size, interpolation=cv2.INTER_LINEAR)
+            alpha = cv2.resize(alpha.astype(np.uint8), size, interpolation=cv2.INTER_NEAREST)
+        mask = (alpha > 127).astype(np.float32)
+        grey_u8 = cv2.cvtColor(bgr, cv2.COLOR_BGR2GRAY)
+        background = float(np.bincount(grey_u8.ravel()).argmax())
+        grey = grey_u8.astype(np.float32)
+        energy = float((((grey - background) ** 2) * mask).sum())
+        whole = bool(mask.all())
+        glyphs.append(Glyph(str(char), grey, None if whole else mask, max(energy, 1.0)))
+    return tuple(glyphs)
 
 
 def read_image(frame_bgr: np.ndarray, skins: list[Skin] | None = None) -> Reading:
     """Locate and read in one go (a screenshot on its own)."""
-    return read_frame(frame_bgr, locate_board(frame_bgr, skins))
+    return read_frame(frame_bgr, locate_board(frame_bgr, skins), ReaderState())
 
 
 def game_state(board: Board, skin: Skin, mines: int | None) -> str:

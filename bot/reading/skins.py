@@ -18,7 +18,8 @@ from __future__ import annotations
 import json
 import os
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass
+from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
@@ -57,12 +58,17 @@ class Level:
 
 @dataclass(frozen=True, eq=False)
 class Skin:
-    """A game's look, loaded from its folder.
+    """A game's look, loaded from its folder: a plain value (two skins loaded from the same
+    files are equal; nothing is written into it while reading: what the reader keeps between
+    frames lives in a :class:`~bot.reading.state.ReaderState` its caller owns).
 
     ``templates`` maps each class name (``"covered"``, ``"0"`` .. ``"8"``, ``"flag"`` ...) to its
     first image; ``variants`` lists every ``(class name, image)`` pair, variants included. Images
     are BGR ``uint8`` arrays of one cell pitch (``pitch_y`` x ``pitch_x``) at scale 1, cut with
     the cell's top-left lattice point at (0, 0).
+
+    >>> find_skin("winmine") == find_skin("winmine"), find_skin("winmine") == find_skin("xdemineur")
+    (True, False)
     """
 
     name: str
@@ -84,8 +90,33 @@ class Skin:
     lost_chars: str
     #: How far (px) columns and rows may sit off an even lattice (games sharing out spare pixels).
     uneven_px: float = 0.0
-    #: Prepared arrays per (sample size) -- filled by the reader, never part of the value.
-    cache: dict = field(default_factory=dict, repr=False, compare=False)
+
+    def _key(self) -> tuple:
+        """Everything but the images (compared apart: arrays have no ``==`` of their own)."""
+        return (
+            self.name, self.folder, self.pitch_x, self.pitch_y, self.inset,
+            self.scales_with_window, self.scales, self.pitch_range, self.tolerance,
+            self.min_confidence, self.min_margin, self.anchors, self.levels, self.lost_chars,
+            self.uneven_px,
+        )  # fmt: skip
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Skin):
+            return NotImplemented
+        if self is other:
+            return True
+        return (
+            self._key() == other._key()
+            and self.meta == other.meta
+            and len(self.variants) == len(other.variants)
+            and all(
+                a == b and np.array_equal(x, y)
+                for (a, x), (b, y) in zip(self.variants, other.variants, strict=True)
+            )
+        )
+
+    def __hash__(self) -> int:
+        return hash((self.name, self.folder, self.pitch_x, self.pitch_y, len(self.variants)))
 
     def __repr__(self) -> str:
         return f"Skin({self.name!r}, {str(self.folder)!r})"
@@ -161,11 +192,54 @@ def load_skin(folder: Path) -> Skin:
         raise SkinFormatError(f"{path}: not valid JSON: {exc}") from exc
     if not isinstance(meta, dict):
         raise SkinFormatError(f"{path}: expected a JSON object at the top level")
+    check_skin_meta(meta, path)
     try:
         return _build_skin(folder, path, meta)
     except (KeyError, TypeError, ValueError) as exc:
         what = f"missing key {exc}" if isinstance(exc, KeyError) else str(exc)
         raise SkinFormatError(f"{path}: {what}") from exc
+
+
+#: The JSON schema every skin.json is checked against (keys and the values they may take).
+SKIN_SCHEMA = Path(__file__).resolve().parent / "skin.schema.json"
+
+
+@lru_cache(maxsize=1)
+def _skin_validator() -> Any:
+    from jsonschema import Draft202012Validator
+
+    return Draft202012Validator(json.loads(SKIN_SCHEMA.read_text(encoding="utf-8")))
+
+
+def check_skin_meta(meta: Mapping[str, Any], path: Path) -> None:
+    """Raise :class:`SkinFormatError` naming ``path`` and the key when ``meta`` (a parsed
+    skin.json) does not follow :data:`SKIN_SCHEMA`: an unknown key, a missing one or a value of
+    the wrong kind.
+
+    >>> check_skin_meta({"cell": {"pitch": [16, 16]}, "templates": {"covered": "c.png"},
+    ...                  "match": {"tolerence": 9}}, Path("my/skin.json"))
+    Traceback (most recent call last):
+    ...
+    bot.errors.SkinFormatError: my/skin.json: match: unknown key 'tolerence' (known: tolerance, ...
+    >>> check_skin_meta({"cell": {"pitch": [16, 16]}, "templates": {"covered": "c.png"},
+    ...                  "match": {"tolerance": "high"}}, Path("my/skin.json"))
+    Traceback (most recent call last):
+    ...
+    bot.errors.SkinFormatError: my/skin.json: match.tolerance: 'high' is not of type 'integer'
+    """
+    from jsonschema.exceptions import best_match
+
+    error = best_match(_skin_validator().iter_errors(meta))
+    if error is None:
+        return
+    where = ".".join(str(part) for part in error.absolute_path) or "top level"
+    if error.validator == "additionalProperties":
+        allowed = error.schema.get("properties", {})
+        extra = sorted(set(error.instance) - set(allowed))
+        known = ", ".join(allowed)
+        keys = ", ".join(repr(k) for k in extra)
+        raise SkinFormatError(f"{path}: {where}: unknown key {keys} (known: {known})")
+    raise SkinFormatError(f"{path}: {where}: {error.message}")
 
 
 def _build_skin(folder: Path, path: Path, meta: dict[str, Any]) -> Skin:

@@ -1,0 +1,209 @@
+"""Learning a frame's tone curve: how the screen shows the colours of the skin's images.
+
+Brightness, contrast, gamma, a night-light tint or a colour profile change every colour on the
+screen the same way: each channel goes through one monotonic curve. :func:`fit_tone` learns that
+curve (template value -> screen value, per channel) from the cells whose class is clear; the
+templates are then put through it and compared with the cells as they are. (Templates through
+the curve rather than cells through its inverse: where the screen clips, two template values
+become one screen value, which a curve this way round shows as it is.)
+
+It alternates two steps (a few rounds from a start, see :data:`STARTS`):
+
+1. every cell's nearest template by squared difference, the templates put through the current
+   curve; cells whose nearest class is clearly nearer than any other are taken as sure;
+2. the curve that maps the sure cells' templates onto their pixels: per channel a smooth
+   curve ``s = a * 255 * (t / 255) ** p + b`` with bounded ``a``, ``p`` and ``b`` (what a
+   display setting does), fitted by least squares to the mean screen value of each template
+   value, dropping template values that stay far from it (the wrong ones among the sure cells).
+
+The smooth family is what keeps it honest: a wrong assignment (every open cell taken for a
+lighter covered variant, say) asks for a curve with a kink at one grey level, which the family
+cannot follow, so the next round puts those cells back. The curve finally used keeps each
+template value's own mean screen value, but never more than :data:`FREE_LEVELS` x the tolerance
+from the smooth curve, and never decreasing.
+
+The caller still applies the skin's strict confidence and margin rules to the corrected cells:
+a curve only makes colours comparable, it never lowers the bar. Classes that differ only in
+colour (skin.json ``match.colour_only``) stay apart under a curve because the curve is shared
+by the whole board; when colour is gone altogether (greyscale) their cells do not match their
+coloured templates and are refused.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+import numpy as np
+
+from bot.reading.state import ToneCurve
+
+#: Exponents ``p`` tried for the smooth curve: gamma 0.8 .. 1.25 with a little margin. The
+#: bounds of the family are the changes the reader is built to undo (brightness +-20 levels,
+#: contrast 0.85 .. 1.15, gamma 0.8 .. 1.25, a channel x 0.8) with some room: a wider family
+#: also fits wrong readings (a fresh board's covered cells read as mines through a curve that
+#: flattens the mine's colour onto theirs).
+EXPONENTS = np.geomspace(0.76, 1.32, 13)
+#: Bounds of the smooth curve's gain ``a`` and offset ``b`` (levels).
+GAIN_RANGE = (0.74, 1.25)
+OFFSET_LIMIT = 45.0
+#: Rounds of assign-then-fit.
+ROUNDS = 4
+#: How far (in skin tolerances) a template value's own mean may sit from the smooth curve.
+FREE_LEVELS = 1.5
+#: Template values seen fewer times than this keep the smooth curve's value.
+MIN_COUNT = 8
+
+#: ``assign(toned, strict)``: each cell's template (index into the templates, as the curve
+#: shows them: ``toned``) and whether the cell is sure of it: with ``strict`` when it reads
+#: clearly by the skin's own rules, else when its nearest class by squared difference is
+#: clearly nearer than any other.
+Assigner = Callable[[np.ndarray, bool], tuple[np.ndarray, np.ndarray]]
+
+
+#: Where the rounds start: the screen as drawn, and every channel this many levels darker or
+#: lighter. A start near the truth matters: a lighter screen can make each cell nearest to a
+#: lighter variant of its class, from which the rounds need not find their way back.
+STARTS = (0, -20, 20, -40, 40)
+
+
+def shifted(offset: int) -> ToneCurve:
+    """The curve that adds ``offset`` to every channel (0: the screen shows the skin's own
+    colours).
+
+    >>> shifted(-20).lut[[0, 100, 255], 0].tolist()
+    [0, 80, 235]
+    """
+    values = np.clip(np.arange(256) + offset, 0, 255).astype(np.uint8)
+    return ToneCurve(np.repeat(values[:, None], 3, axis=1))
+
+
+def fit_tone(
+    samples: np.ndarray,
+    templates: np.ndarray,
+    mask: np.ndarray,
+    assign: Assigner,
+    tolerance: int,
+    start: ToneCurve | None = None,
+) -> ToneCurve | None:
+    """The tone curve (template value -> screen value, per channel) that makes ``templates``
+    ``[K, D]`` (BGR uint8) look like the cells ``samples`` ``[N, D]``; ``mask`` ``[D]`` marks
+    the samples that count; ``assign`` tells each cell's template (see :data:`Assigner`);
+    ``start`` is the first guess (default: no change). None when no cell is sure.
+
+    The smooth curve is found from the cells sure by squared difference; the curve returned
+    is then made from the cells that read clearly through it: the smooth curve again, and each
+    template value's own mean screen value where those cells agree on it.
+
+    >>> rng = np.random.default_rng(1)
+    >>> templates = rng.integers(30, 220, (3, 12), dtype=np.uint8)
+    >>> cells = (templates[[0, 1, 2, 0, 1, 2, 0, 0]].astype(int) + 20).astype(np.uint8)
+    >>> def assign(toned, strict):
+    ...     d2 = ((cells[:, None, :].astype(int) - toned[None].astype(int)) ** 2).sum(2)
+    ...     order = np.sort(d2, axis=1)
+    ...     return d2.argmin(1), order[:, 0] < 0.5 * order[:, 1]
+    >>> curve = fit_tone(cells, templates, np.ones(12, bool), assign, 8)
+    >>> bool((curve.apply(templates) == cells[:3]).all())
+    True
+    """
+    curve = shifted(0) if start is None else start
+    for _ in range(ROUNDS):
+        best, sure = assign(curve.apply(templates), False)
+        if not sure.any():
+            return None
+        smooth, _, _, _ = _fit(templates[best[sure]], samples[sure], mask, tolerance)
+        new = ToneCurve(smooth)
+        if np.array_equal(new.lut, curve.lut):
+            break
+        curve = new
+    best, sure = assign(curve.apply(templates), True)
+    if not sure.any():
+        return curve
+    smooth, means, counts, spread = _fit(templates[best[sure]], samples[sure], mask, tolerance)
+    return ToneCurve(_free_curve(smooth, means, counts, spread, tolerance))
+
+
+def _fit(
+    drawn: np.ndarray, screen: np.ndarray, mask: np.ndarray, tolerance: int
+) -> tuple[np.ndarray, ...]:
+    """Per channel, from pairs (template value, screen value) of the counted samples: the
+    smooth curve ``[256, 3]`` uint8, and each template value's mean screen value, count and
+    standard deviation (``[256, 3]`` each)."""
+    n = screen.shape[0]
+    keep = np.broadcast_to(mask, screen.shape).reshape(n, -1, 3)
+    t = drawn.reshape(n, -1, 3)
+    s = screen.reshape(n, -1, 3)
+    smooth = np.empty((256, 3), np.uint8)
+    means, counts, spread = np.zeros((256, 3)), np.zeros((256, 3)), np.zeros((256, 3))
+    for c in range(3):
+        tc = t[..., c][keep[..., c]].astype(np.intp)
+        sc = s[..., c][keep[..., c]].astype(np.float64)
+        count = np.bincount(tc, minlength=256).astype(np.float64)
+        total = np.bincount(tc, weights=sc, minlength=256)
+        squares = np.bincount(tc, weights=sc * sc, minlength=256)
+        mean = np.where(count > 0, total / np.maximum(count, 1), 0.0)
+        var = np.where(count > 0, squares / np.maximum(count, 1) - mean * mean, 0.0)
+        smooth[:, c] = _smooth_curve(mean, count, tolerance)
+        means[:, c], counts[:, c], spread[:, c] = mean, count, np.sqrt(np.maximum(var, 0))
+    return smooth, means, counts, spread
+
+
+def _smooth_curve(mean: np.ndarray, count: np.ndarray, tolerance: int) -> np.ndarray:
+    """The bounded curve ``a * 255 * (t / 255) ** p + b`` (then clipped to 0..255, as a screen
+    clips) nearest, by weighted least squares, to ``mean[t]``. Template values shown clipped
+    (mean screen value at an end) only say the curve runs off there: they are left out of the
+    fit. Values far from the fit (more than twice the tolerance) are dropped and the fit made
+    again, twice."""
+    t = np.arange(256, dtype=np.float64)
+    weight = count.copy()
+    weight[(mean < 1.5) | (mean > 253.5)] = 0
+    best = t.copy()
+    if weight.sum() == 0:
+        return t.astype(np.uint8)
+    for _ in range(3):
+        best_err = np.inf
+        for p in EXPONENTS:
+            x = 255.0 * (t / 255.0) ** p
+            a, b = _weighted_line(x, mean, weight)
+            if not GAIN_RANGE[0] <= a <= GAIN_RANGE[1]:
+                a = float(np.clip(a, *GAIN_RANGE))
+                b = float((weight * (mean - a * x)).sum() / weight.sum())
+            b = float(np.clip(b, -OFFSET_LIMIT, OFFSET_LIMIT))
+            curve = a * x + b
+            err = float((weight * (curve - mean) ** 2).sum())
+            if err < best_err:
+                best_err, best = err, curve
+        far = (np.abs(best - mean) > 2 * tolerance) & (weight > 0)
+        if not far.any():
+            break
+        weight[far] = 0
+        if weight.sum() == 0:
+            break
+    return np.clip(np.round(best), 0, 255).astype(np.uint8)
+
+
+def _weighted_line(x: np.ndarray, y: np.ndarray, w: np.ndarray) -> tuple[float, float]:
+    """``(a, b)`` minimising ``sum w (a x + b - y)^2`` (a = 1 when x does not vary)."""
+    total = w.sum()
+    mx, my = (w * x).sum() / total, (w * y).sum() / total
+    vx = (w * (x - mx) ** 2).sum()
+    a = (w * (x - mx) * (y - my)).sum() / vx if vx > 1e-9 else 1.0
+    return float(a), float(my - a * mx)
+
+
+def _free_curve(
+    smooth: np.ndarray,
+    means: np.ndarray,
+    counts: np.ndarray,
+    spread: np.ndarray,
+    tolerance: int,
+) -> np.ndarray:
+    """Each well-seen template value's own mean screen value where its pixels agree (spread
+    within half the tolerance), within ``FREE_LEVELS`` x ``tolerance`` of the smooth curve;
+    the smooth curve elsewhere; made non-decreasing."""
+    limit = FREE_LEVELS * tolerance
+    base = smooth.astype(np.float64)
+    own = np.clip(means, base - limit, base + limit)
+    trusted = (counts >= MIN_COUNT) & (spread <= tolerance / 2)
+    curve = np.where(trusted, own, base)
+    curve = np.maximum.accumulate(np.clip(np.round(curve), 0, 255), axis=0)
+    return curve.astype(np.uint8)

@@ -1,0 +1,92 @@
+"""Photometric changes a screenshot may go through on its way to the reader (display settings,
+night light, colour profiles, lossy compression), applied to real fixtures by the tests.
+
+>>> import numpy as np
+>>> grey = np.full((2, 2, 3), 100, np.uint8)
+>>> int(brightness(grey, 20)[0, 0, 0]), int(contrast(grey, 1.1)[0, 0, 0])
+(120, 97)
+>>> int(gamma(grey, 1.25)[0, 0, 0]), night_light(grey)[0, 0].tolist()
+(79, [80, 100, 100])
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+import numpy as np
+
+
+def _lut(frame: np.ndarray, curve: Callable[[np.ndarray], np.ndarray]) -> np.ndarray:
+    """``frame`` with every value ``v`` replaced by ``curve(v)`` (rounded, clipped to 0..255)."""
+    values = np.clip(np.round(curve(np.arange(256, dtype=np.float64))), 0, 255).astype(np.uint8)
+    return values[frame]
+
+
+def brightness(frame: np.ndarray, delta: int) -> np.ndarray:
+    """Every channel ``delta`` levels brighter (negative: darker)."""
+    return _lut(frame, lambda v: v + delta)
+
+
+def contrast(frame: np.ndarray, factor: float) -> np.ndarray:
+    """Contrast scaled by ``factor`` around mid-grey."""
+    return _lut(frame, lambda v: (v - 128) * factor + 128)
+
+
+def gamma(frame: np.ndarray, power: float) -> np.ndarray:
+    """A gamma curve: ``255 * (v / 255) ** power`` (above 1 darkens the mid-tones)."""
+    return _lut(frame, lambda v: 255 * (v / 255) ** power)
+
+
+def night_light(frame: np.ndarray, blue: float = 0.8) -> np.ndarray:
+    """A warm tint: the blue channel (BGR's first) times ``blue``."""
+    out = frame.copy()
+    out[..., 0] = _lut(frame[..., 0], lambda v: v * blue)
+    return out
+
+
+def greyscale(frame: np.ndarray) -> np.ndarray:
+    """Colour removed (every channel the pixel's luma)."""
+    import cv2
+
+    return cv2.cvtColor(cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY), cv2.COLOR_GRAY2BGR)
+
+
+def jpeg(frame: np.ndarray, quality: int) -> np.ndarray:
+    """The frame saved as a JPEG of ``quality`` and decoded again."""
+    import cv2
+
+    ok, data = cv2.imencode(".jpg", frame, [cv2.IMWRITE_JPEG_QUALITY, quality])
+    assert ok
+    return cv2.imdecode(data, cv2.IMREAD_COLOR)
+
+
+def noise(frame: np.ndarray, sigma: float, seed: int = 0) -> np.ndarray:
+    """Gaussian noise of ``sigma`` levels on every channel (seeded)."""
+    rng = np.random.default_rng(seed)
+    return np.clip(frame + rng.normal(0, sigma, frame.shape), 0, 255).astype(np.uint8)
+
+
+#: The mild changes that must read exactly (issue 12, item 3), by name.
+MILD: dict[str, Callable[[np.ndarray], np.ndarray]] = {
+    "brightness+20": lambda f: brightness(f, 20),
+    "brightness-20": lambda f: brightness(f, -20),
+    "contrast0.85": lambda f: contrast(f, 0.85),
+    "contrast1.15": lambda f: contrast(f, 1.15),
+    "gamma0.8": lambda f: gamma(f, 0.8),
+    "gamma1.25": lambda f: gamma(f, 1.25),
+    "night-light": night_light,
+    "jpeg75": lambda f: jpeg(f, 75),
+    "jpeg85": lambda f: jpeg(f, 85),
+    "jpeg95": lambda f: jpeg(f, 95),
+}
+
+#: Stronger changes: read exactly or refused, never misread.
+STRONG: dict[str, Callable[[np.ndarray], np.ndarray]] = {
+    "greyscale": greyscale,
+    "noise8": lambda f: noise(f, 8),
+    "noise3": lambda f: noise(f, 3),
+    "jpeg50": lambda f: jpeg(f, 50),
+    "jpeg70": lambda f: jpeg(f, 70),
+    "gamma0.6": lambda f: gamma(f, 0.6),
+    "brightness-40+gamma1.25": lambda f: gamma(brightness(f, -40), 1.25),
+}
