@@ -46,6 +46,14 @@ Pitches = list[tuple[float, float]]
 PERIOD_SLACK = 0.03
 
 
+#: The desktop scalings fixed-pixel skins are looked for at: those the skin lists first, and
+#: any other in this range when its key colours repeat at such a pitch.
+DESKTOP_SCALING = (1.0, 3.0)
+
+#: Half the key colours' period is the period when they repeat there at least this strongly
+#: (autocorrelation, against that at the whole period).
+HALF_PERIOD_SHARE = 0.8
+
 #: On an uneven lattice, a line along a side of the board found whose median confidence is at
 #: least this reads like cells, not like the board's surroundings: the board found may stop
 #: short (GNOME Mines: cells off by a pixel or two read 0.6-0.85, its background 0.15-0.25).
@@ -130,7 +138,8 @@ def locate_board(frame_bgr: np.ndarray, skins: Sequence[Skin] | None = None) -> 
     found: list[_Candidate] = []
     later: list[tuple[Skin, tuple[int, int, int, int], Callable[[], Pitches]]] = []
     for skin in skins:
-        found += _locate_skin(frame, gray, small, skin, later)
+        taken = [c.located.grid.bounds for c in found if c.clean]
+        found += _locate_skin(frame, gray, small, skin, later, taken)
     if not any(c.clean for c in found):
         # The key colours' period ruled these pitches out; but a board amid other things of
         # its colours (a grey desktop round a grey game) can hide its period: try them too
@@ -284,7 +293,7 @@ def _regions(frame: np.ndarray, small: np.ndarray, skin: Skin) -> list[tuple[int
 def _padding(skin: Skin, pitch: float | None = None) -> int:
     """How far around a dense area to search: two cells (of ``pitch``, else of the biggest
     size the skin's cells come in), for a border row of numbers without any key colour."""
-    largest = max(skin.pitch_range[1], max(skin.pitch_x, skin.pitch_y) * max(skin.scales))
+    largest = max(skin.pitch_range[1], max(skin.pitch_x, skin.pitch_y) * DESKTOP_SCALING[1])
     return int(np.ceil(2 * (largest if pitch is None else pitch)))
 
 
@@ -390,6 +399,15 @@ def _colour_period(
         coarse = estimate_pitch(detrended[None, :], smallest, int(np.ceil(longest)))
     except LatticeError:
         return None
+    # Over a long range a multiple of the period can score as well as the period itself:
+    # half of it wins when the colours repeat there about as strongly.
+    centred = detrended - detrended.mean()
+    corr = np.correlate(centred, centred, mode="full")[centred.size - 1 :]
+    while coarse // 2 >= smallest:
+        half = corr[max(coarse // 2 - 1, 1) : coarse // 2 + 2].max()
+        if half < HALF_PERIOD_SHARE * corr[max(coarse - 1, 1) : coarse + 2].max():
+            break
+        coarse //= 2
     return refine_pitch(profile, coarse)
 
 
@@ -408,7 +426,8 @@ def _candidate_pitches(
         pitches = [(skin.pitch_x * s, skin.pitch_y * s) for s in skin.scales]
         if frame is None or roi is None:
             return pitches, list
-        lo, hi = min(p for p, _ in pitches), max(p for p, _ in pitches)
+        lo = min(p for p, _ in pitches)
+        hi = max(max(p for p, _ in pitches), skin.pitch_x * DESKTOP_SCALING[1])
         period = _colour_period(frame, skin, roi, 0.45 * lo, 1.1 * hi)
         if period is None:
             return pitches, list
@@ -421,6 +440,17 @@ def _candidate_pitches(
             for px, py in pitches
             if abs(px / (k * period) - 1) <= PERIOD_SLACK
         ]
+        if not first:
+            # A scaling the skin does not list (fractional, or beyond 200 %): the period is
+            # the pitch (or half of it), fitted to the anchors found (see _search_area).
+            lo_scale, hi_scale = DESKTOP_SCALING
+            first = [
+                (k * period, k * period * skin.pitch_y / skin.pitch_x)
+                for k in (1, 2)
+                if lo_scale * (1 - PERIOD_SLACK)
+                <= k * period / skin.pitch_x
+                <= hi_scale * (1 + PERIOD_SLACK)
+            ]
         first = list(dict.fromkeys(first))
         return first, lambda: [p for p in pitches if p not in first]
     ratio = skin.pitch_y / skin.pitch_x
@@ -815,12 +845,19 @@ def _locate_skin(
     small: np.ndarray,
     skin: Skin,
     later: list[tuple[Skin, tuple[int, int, int, int], Callable[[], Pitches]]],
+    taken: list[tuple[float, float, float, float]],
 ) -> list[_Candidate]:
     """The skin's boards in the frame, trying each dense area's first pitches; the pitches to
-    try later are added to ``later``."""
+    try later are added to ``later``. ``taken``: boxes where other skins read a board clearly."""
     found: list[_Candidate] = []
     for core in _regions(frame, small, skin):
         first, rest = _candidate_pitches(skin, frame, _padded(core, _padding(skin), frame))
+        listed = {(skin.pitch_x * k, skin.pitch_y * k) for k in skin.scales}
+        if taken and not set(first) & listed and any(_overlap(core, box) for box in taken):
+            # Only a scaling the skin does not list fits here, and another skin read a board
+            # clearly here: tried only if no board is found (saves a match per frame).
+            later.append((skin, core, lambda first=first, rest=rest: first + rest()))
+            continue
         found += _search_area(frame, gray, skin, core, first)
         later.append((skin, core, rest))
     return found
@@ -843,7 +880,8 @@ def _search_area(
         xs, ys = _anchor_matches(roi, skin, px, py)
         if xs.size < 2:
             continue
-        if skin.scales_with_window:
+        listed = any(abs(px - skin.pitch_x * k) < 1e-6 for k in skin.scales)
+        if skin.scales_with_window or not listed:
             fit_x, fit_y = _refine_pitch(xs, ys, px, py, skin.uneven_px)
             if skin.uneven_px:  # whole-pixel cells: the wider ones are the drawn size
                 ax, ay = float(np.ceil(fit_x - 1e-6)), float(np.ceil(fit_y - 1e-6))

@@ -70,6 +70,10 @@ LINE_SHARE = 0.7
 #: corner.
 CORNER_TOLERANCE = 12
 
+#: Fewest sides along which the board's cells look unlike what lies beyond (a header of the
+#: open cells' colour may hide one outline; a patch inside bigger cells shows none).
+MIN_EDGED_SIDES = 2
+
 SIDES = ("left", "top", "right", "bottom")
 
 
@@ -196,7 +200,36 @@ def board_problem(frame: np.ndarray, grid: Grid) -> str | None:
         problem = _cells_problem(strip, grid)
         if problem is not None:
             return problem
+    edged = [side for side in SIDES if _has_edge(frame, grid, strips[side])]
+    if len(edged) < MIN_EDGED_SIDES:
+        x0, y0, x1, y1 = _bounds(grid)
+        return (
+            f"the cells at x {x0}..{x1 - 1}, y {y0}..{y1 - 1} do not end at a frame: on "
+            f"{4 - len(edged)} sides the picture beyond looks like the cells beside it (part "
+            "of a bigger lattice, or of larger cells)"
+        )
     return _corner_problem(strips, grid)
+
+
+def _has_edge(frame: np.ndarray, grid: Grid, strip: _Strip) -> bool:
+    """Whether the board's cells along ``strip``'s side look unlike the strip (an outline
+    where the board meets its frame), over most of the side."""
+    x0, y0, x1, y1 = _bounds(grid)
+    depth = strip.pixels.shape[0]
+    side = strip.side
+    if side == "left":
+        inner = frame[y0:y1, x0 : x0 + depth].transpose(1, 0, 2)
+    elif side == "right":
+        inner = frame[y0:y1, x1 - depth : x1].transpose(1, 0, 2)
+    elif side == "top":
+        inner = frame[y0 : y0 + depth, x0:x1]
+    else:
+        inner = frame[y1 - depth : y1, x0:x1]
+    inside = inner[..., :3].astype(np.float32).mean(axis=0)
+    outside = strip.pixels.mean(axis=0)
+    n = min(len(inside), len(outside))
+    differs = np.abs(inside[:n] - outside[:n]).max(axis=1) > LINE_CONTRAST
+    return bool(differs.mean() >= 0.5)
 
 
 def _corner_problem(strips: dict[str, _Strip], grid: Grid) -> str | None:
