@@ -48,6 +48,15 @@ class BoardNotFoundError(MinebotError):
     """No board of any known skin was found in the picture."""
 
 
+class BoardCutError(BoardNotFoundError):
+    """Cells were found, but not a whole board: a side of it runs off the picture, is covered,
+    or the lattice goes on beyond it (bot/reading/whole.py). The message says which side."""
+
+
+class TwoBoardsError(BoardNotFoundError):
+    """More than one whole board in the picture: the message says where each one is."""
+
+
 class LowConfidenceError(MinebotError):
     """Some cells do not match any template well enough: the reader refuses to guess.
 

@@ -137,11 +137,12 @@ def test_mine_count_from_option_level_or_estimate(tmp_path, capsys):
     from bot.reading.read import locate_board
 
     grid = locate_board(frame).grid
-    left, top, w, h = grid.cell_rect(0, 0)
-    cut = frame.copy()
-    right = int(round(grid.left + 14 * grid.pitch_x))
-    cut[:, right:] = (40, 40, 40)
-    cut[int(round(grid.top + grid.rows * grid.pitch_y)) :, :] = (40, 40, 40)
+    # Columns 14.. taken out (the window's right frame follows column 13: a whole 14-wide
+    # board; painting over them would be a covered board, refused), the status line painted
+    # out below the board's frame.
+    right, end = int(round(grid.col_left(14))), int(round(grid.col_left(grid.cols)))
+    cut = np.ascontiguousarray(np.concatenate([frame[:, :right], frame[:, end:]], axis=1))
+    cut[int(round(grid.bounds[3] + grid.pitch_y / 2)) :, :] = cut[-1, -1]
     odd = tmp_path / "odd.png"
     cv2.imwrite(str(odd), cut)
     assert main(["replay", str(odd)]) in (0, 2)

@@ -33,10 +33,11 @@ from typing import Any
 
 import numpy as np
 
-from bot.errors import BoardNotFoundError
+from bot.errors import BoardNotFoundError, TwoBoardsError
 from bot.reading.classify import CellScores, cell_scale, classify_cells, sample_step
 from bot.reading.grid import Grid
 from bot.reading.skins import Skin, load_skins
+from bot.reading.whole import board_problem, check_whole, side_problem
 
 #: Cell pitches ``(px, py)`` to try, in frame pixels.
 Pitches = list[tuple[float, float]]
@@ -47,10 +48,25 @@ Pitches = list[tuple[float, float]]
 PERIOD_SLACK = 0.03
 
 
+#: The desktop scalings fixed-pixel skins are looked for at: those the skin lists first, and
+#: any other in this range when its key colours repeat at such a pitch.
+DESKTOP_SCALING = (1.0, 3.0)
+
+#: Half the key colours' period is the period when they repeat there at least this strongly
+#: (autocorrelation, against that at the whole period).
+HALF_PERIOD_SHARE = 0.8
+
 #: On an uneven lattice, a line along a side of the board found whose median confidence is at
 #: least this reads like cells, not like the board's surroundings: the board found may stop
 #: short (GNOME Mines: cells off by a pixel or two read 0.6-0.85, its background 0.15-0.25).
 SIDE_LEVEL = 0.5
+
+#: Most boards looked for in one area (more than one is refused: see :func:`locate_board`).
+MAX_BOARDS = 3
+#: Fewest cells of a clear reading beside a whole board that make it "two boards".
+MIN_OTHER_CELLS = 9
+#: Fewest anchor matches beyond a board found that are looked at as another board.
+MIN_ANCHORS = 3
 
 
 @dataclass(frozen=True)
@@ -125,20 +141,36 @@ def locate_board(frame_bgr: np.ndarray, skins: Sequence[Skin] | None = None) -> 
     # Every skin's first look is at the frame sampled every other pixel: made once for all.
     h, w = frame.shape[:2]
     small = cv2.resize(frame, (w // 2, h // 2), interpolation=cv2.INTER_NEAREST)
-    best: _Candidate | None = None
+    found: list[_Candidate] = []
     later: list[tuple[Skin, tuple[int, int, int, int], Callable[[], Pitches]]] = []
     for skin in skins:
-        found = _locate_skin(frame, gray, small, skin, later)
-        if found is not None and found.better_than(best):
-            best = found
-    if best is None or not best.clean:
+        taken = [c.located.grid.bounds for c in found if c.clean]
+        found += _locate_skin(frame, gray, small, skin, later, taken)
+    if not any(c.clean for c in found):
         # The key colours' period ruled these pitches out; but a board amid other things of
         # its colours (a grey desktop round a grey game) can hide its period: try them too
         # before giving up.
         for skin, core, pitches in later:
-            found = _search_area(frame, gray, skin, core, pitches())
-            if found is not None and found.better_than(best):
-                best = found
+            found += _search_area(frame, gray, skin, core, pitches())
+    boards = _distinct(found)
+    whole = [c for c in boards if c.clean and not c.cut
+             and board_problem(frame, c.located.grid) is None]  # fmt: skip
+    if whole:
+        # Any other clear reading of the skin's cells beside a whole board is another board,
+        # or part of one: which board the user means cannot be told (refused, both named).
+        others = [c for c in boards if c is not whole[0] and c.clean
+                  and c.located.grid.cols * c.located.grid.rows >= MIN_OTHER_CELLS]  # fmt: skip
+        if others:
+            raise TwoBoardsError(
+                f"{1 + len(others)} boards in the picture: "
+                + " and ".join(_where(c.located, c in whole) for c in [whole[0], *others])
+                + "; show one at a time (or capture one window)"
+            )
+        return whole[0].located
+    best = None
+    for candidate in boards:
+        if candidate.better_than(best):
+            best = candidate
     if best is None:
         names = ", ".join(s.name for s in skins)
         raise BoardNotFoundError(
@@ -152,7 +184,42 @@ def locate_board(frame_bgr: np.ndarray, skins: Sequence[Skin] | None = None) -> 
             f"in a {grid.cols}x{grid.rows} part at ({grid.left:.0f}, {grid.top:.0f}), but cells "
             "of the board lie beyond it"
         )
+    check_whole(frame, best.located.grid, f"{best.located.skin.name} board")
     return best.located
+
+
+def _where(located: Located, whole: bool = True) -> str:
+    """``a 30x16 sgt-mines board at x 30..630, y 55..375`` (for messages); a board not known to
+    be whole is ``part of a sgt-mines board (12x16 cells) at ...``."""
+    grid = located.grid
+    left, top, right, bottom = (round(v) for v in grid.bounds)
+    what = (
+        f"a {grid.cols}x{grid.rows} {located.skin.name} board"
+        if whole
+        else f"part of a {located.skin.name} board ({grid.cols}x{grid.rows} cells)"
+    )
+    return f"{what} at x {left}..{right}, y {top}..{bottom}"
+
+
+def _distinct(candidates: list[_Candidate]) -> list[_Candidate]:
+    """The best candidate of each place: readings that overlap (one board read by several
+    skins or pitches) give way to the better one."""
+    kept: list[_Candidate] = []
+    for candidate in candidates:
+        box = candidate.located.grid.bounds
+        rivals = [k for k in kept if _overlap(box, k.located.grid.bounds)]
+        if all(candidate.better_than(k) for k in rivals):
+            kept = [k for k in kept if k not in rivals] + [candidate]
+    return kept
+
+
+def _overlap(a: tuple[float, ...], b: tuple[float, ...]) -> bool:
+    """Whether boxes ``(x0, y0, x1, y1)`` share any area.
+
+    >>> _overlap((0, 0, 10, 10), (5, 5, 20, 20)), _overlap((0, 0, 10, 10), (10, 0, 20, 10))
+    (True, False)
+    """
+    return a[0] < b[2] and b[0] < a[2] and a[1] < b[3] and b[1] < a[3]
 
 
 # -- step 1: where to look ----------------------------------------------------------------------
@@ -229,7 +296,7 @@ def _regions(frame: np.ndarray, small: np.ndarray, skin: Skin) -> list[tuple[int
 def _padding(skin: Skin, pitch: float | None = None) -> int:
     """How far around a dense area to search: two cells (of ``pitch``, else of the biggest
     size the skin's cells come in), for a border row of numbers without any key colour."""
-    largest = max(skin.pitch_range[1], max(skin.pitch_x, skin.pitch_y) * max(skin.scales))
+    largest = max(skin.pitch_range[1], max(skin.pitch_x, skin.pitch_y) * DESKTOP_SCALING[1])
     return int(np.ceil(2 * (largest if pitch is None else pitch)))
 
 
@@ -335,6 +402,15 @@ def _colour_period(
         coarse = estimate_pitch(detrended[None, :], smallest, int(np.ceil(longest)))
     except LatticeError:
         return None
+    # Over a long range a multiple of the period can score as well as the period itself:
+    # half of it wins when the colours repeat there about as strongly.
+    centred = detrended - detrended.mean()
+    corr = np.correlate(centred, centred, mode="full")[centred.size - 1 :]
+    while coarse // 2 >= smallest:
+        half = corr[max(coarse // 2 - 1, 1) : coarse // 2 + 2].max()
+        if half < HALF_PERIOD_SHARE * corr[max(coarse - 1, 1) : coarse + 2].max():
+            break
+        coarse //= 2
     return refine_pitch(profile, coarse)
 
 
@@ -353,7 +429,8 @@ def _candidate_pitches(
         pitches = [(skin.pitch_x * s, skin.pitch_y * s) for s in skin.scales]
         if frame is None or roi is None:
             return pitches, list
-        lo, hi = min(p for p, _ in pitches), max(p for p, _ in pitches)
+        lo = min(p for p, _ in pitches)
+        hi = max(max(p for p, _ in pitches), skin.pitch_x * DESKTOP_SCALING[1])
         period = _colour_period(frame, skin, roi, 0.45 * lo, 1.1 * hi)
         if period is None:
             return pitches, list
@@ -366,6 +443,17 @@ def _candidate_pitches(
             for px, py in pitches
             if abs(px / (k * period) - 1) <= PERIOD_SLACK
         ]
+        if not first:
+            # A scaling the skin does not list (fractional, or beyond 200 %): the period is
+            # the pitch (or half of it), fitted to the anchors found (see _search_area).
+            lo_scale, hi_scale = DESKTOP_SCALING
+            first = [
+                (k * period, k * period * skin.pitch_y / skin.pitch_x)
+                for k in (1, 2)
+                if lo_scale * (1 - PERIOD_SLACK)
+                <= k * period / skin.pitch_x
+                <= hi_scale * (1 + PERIOD_SLACK)
+            ]
         first = list(dict.fromkeys(first))
         return first, lambda: [p for p in pitches if p not in first]
     ratio = skin.pitch_y / skin.pitch_x
@@ -563,7 +651,7 @@ def _extent(
         return None
     # Lines an uneven lattice's anchors did not place may be off by a few pixels; elsewhere
     # the lattice is exact, and a look-alike margin may read like cells.
-    short = shifts is not None and _stops_short(grown, (kx, ky), SIDE_LEVEL)
+    short = shifts is not None and _stops_short(frame, lattice, grown, (kx, ky))
     for _ in range(3):  # the window widens as lines are placed: place the new ones too
         if not short:
             break
@@ -572,7 +660,7 @@ def _extent(
         grown = _grow(frame, skin, lattice, fitted, (kx, ky), step)
         if grown is None:
             return None
-        short = _stops_short(grown, (kx, ky), SIDE_LEVEL)
+        short = _stops_short(frame, lattice, grown, (kx, ky))
         if grown[0] == fitted:
             break  # every line of the window placed: no better to be had
     (wx0, wy0, _, _), scores, (bx0, by0, bx1, by1) = grown
@@ -662,14 +750,25 @@ def _grow(
     return (wx0, wy0, wx1, wy1), scores, (int(bx0), int(by0), int(bx1), int(by1))
 
 
-def _stops_short(grown: _Grown, seeds: tuple[np.ndarray, np.ndarray], level: float) -> bool:
+def _stops_short(
+    frame: np.ndarray, lattice: _Lattice, grown: _Grown, seeds: tuple[np.ndarray, np.ndarray]
+) -> bool:
     """Whether the board found stops inside the board: anchor matches on the lattice lie
-    outside it, or a line along one of its sides reads like cells (median confidence at least
-    ``level``) where a board's surroundings read as nothing."""
+    beyond a side that does not end at a frame (beyond a frame they are another board's), or
+    a line along one of its sides reads like cells (median confidence at least
+    :data:`SIDE_LEVEL`) where a board's surroundings read as nothing."""
     (wx0, wy0, _, _), scores, (bx0, by0, bx1, by1) = grown
     kx, ky = seeds[0] - wx0, seeds[1] - wy0
-    if ((kx < bx0) | (kx > bx1) | (ky < by0) | (ky > by1)).any():
-        return True
+    beyond = {
+        "left": (kx < bx0).any(),
+        "right": (kx > bx1).any(),
+        "top": (ky < by0).any(),
+        "bottom": (ky > by1).any(),
+    }
+    if any(beyond.values()):
+        grid = lattice.grid(wx0 + bx0, wy0 + by0, wx0 + bx1, wy0 + by1)
+        if any(side_problem(frame, grid, side) for side, out in beyond.items() if out):
+            return True
     conf = scores.confidence
     h, w = conf.shape
     sides = [
@@ -678,7 +777,7 @@ def _stops_short(grown: _Grown, seeds: tuple[np.ndarray, np.ndarray], level: flo
         conf[by0 - 1, bx0 : bx1 + 1] if by0 > 0 else None,
         conf[by1 + 1, bx0 : bx1 + 1] if by1 + 1 < h else None,
     ]
-    return any(side is not None and np.median(side) >= level for side in sides)
+    return any(side is not None and np.median(side) >= SIDE_LEVEL for side in sides)
 
 
 def _fit_offsets(
@@ -757,17 +856,22 @@ def _locate_skin(
     small: np.ndarray,
     skin: Skin,
     later: list[tuple[Skin, tuple[int, int, int, int], Callable[[], Pitches]]],
-) -> _Candidate | None:
-    """The skin's best board in the frame, trying each dense area's first pitches; the pitches
-    to try later are added to ``later``."""
-    best: _Candidate | None = None
+    taken: list[tuple[float, float, float, float]],
+) -> list[_Candidate]:
+    """The skin's boards in the frame, trying each dense area's first pitches; the pitches to
+    try later are added to ``later``. ``taken``: boxes where other skins read a board clearly."""
+    found: list[_Candidate] = []
     for core in _regions(frame, small, skin):
         first, rest = _candidate_pitches(skin, frame, _padded(core, _padding(skin), frame))
-        found = _search_area(frame, gray, skin, core, first)
-        if found is not None and found.better_than(best):
-            best = found
+        listed = {(skin.pitch_x * k, skin.pitch_y * k) for k in skin.scales}
+        if taken and not set(first) & listed and any(_overlap(core, box) for box in taken):
+            # Only a scaling the skin does not list fits here, and another skin read a board
+            # clearly here: tried only if no board is found (saves a match per frame).
+            later.append((skin, core, lambda first=first, rest=rest: first + rest()))
+            continue
+        found += _search_area(frame, gray, skin, core, first)
         later.append((skin, core, rest))
-    return best
+    return found
 
 
 def _search_area(
@@ -776,9 +880,10 @@ def _search_area(
     skin: Skin,
     core: tuple[int, int, int, int],
     pitches: Pitches,
-) -> _Candidate | None:
-    """The best board of the skin around the dense area ``core`` at one of ``pitches``."""
-    best: _Candidate | None = None
+) -> list[_Candidate]:
+    """The best board of the skin around the dense area ``core`` at one of ``pitches``, and
+    other boards found at that pitch beside it (their anchors on another phase)."""
+    best: list[_Candidate] = []
     for px, py in pitches:
         # Matched in the dense area and two cells of this pitch around it.
         x0, y0, x1, y1 = _padded(core, _padding(skin, max(px, py)), frame)
@@ -786,7 +891,8 @@ def _search_area(
         xs, ys = _anchor_matches(roi, skin, px, py)
         if xs.size < 2:
             continue
-        if skin.scales_with_window:
+        listed = any(abs(px - skin.pitch_x * k) < 1e-6 for k in skin.scales)
+        if skin.scales_with_window or not listed:
             fit_x, fit_y = _refine_pitch(xs, ys, px, py, skin.uneven_px)
             if skin.uneven_px:  # whole-pixel cells: the wider ones are the drawn size
                 ax, ay = float(np.ceil(fit_x - 1e-6)), float(np.ceil(fit_y - 1e-6))
@@ -798,16 +904,31 @@ def _search_area(
                 if xs.size < 2:
                     continue
             px, py = fit_x, fit_y
-        lat = _lattice(xs, ys, px, py, skin.uneven_px)
-        if lat is None:
+        boards: list[_Candidate] = []
+        for _ in range(MAX_BOARDS):
+            lat = _lattice(xs, ys, px, py, skin.uneven_px)
+            if lat is None:
+                break
+            fx, fy, kx, ky, dx, dy = lat
+            shifts = (dx, dy) if skin.uneven_px else None
+            roi_box = (x0, y0, x1, y1)
+            found = _extent(frame, skin, fx + x0, fy + y0, px, py, (kx, ky), roi_box, shifts)
+            if found is None or found.score <= 0:
+                break
+            boards.append(found)
+            # Anchors well outside this board (beyond its frame) may be another board's.
+            left, top, right, bottom = found.located.grid.bounds
+            away = (
+                (xs + x0 < left - 2 * px) | (xs + x0 > right + px)
+                | (ys + y0 < top - 2 * py) | (ys + y0 > bottom + py)
+            )  # fmt: skip
+            if away.sum() < MIN_ANCHORS:
+                break
+            xs, ys = xs[away], ys[away]
+        if not boards:
             continue
-        fx, fy, kx, ky, dx, dy = lat
-        shifts = (dx, dy) if skin.uneven_px else None
-        found = _extent(frame, skin, fx + x0, fy + y0, px, py, (kx, ky), (x0, y0, x1, y1), shifts)
-        if found is None or found.score <= 0:
-            continue
-        if found.better_than(best):
-            best = found
-        if found.clean and found.distance < 1.0:
+        if not best or boards[0].better_than(best[0]):
+            best = boards
+        if boards[0].clean and boards[0].distance < 1.0:
             break  # pixel-exact at this pitch: no other pitch can fit better
     return best

@@ -1,0 +1,307 @@
+"""Is a board found in a picture the whole board? The evidence that each of its sides ends.
+
+A lattice of readable cells can stop for several reasons: the game's own frame (the board
+really ends there), the picture's edge (a screenshot or a window cut through the board),
+another window over it, or cells that stop reading (noise, a theme drawn differently). Only
+the first makes a whole board. Whatever the game, its frame has three properties the others
+lack, and :func:`board_problem` checks them on a strip just beyond each side (a third of a
+cell deep, skipping the first tenth of a cell, which an uneven lattice may place a pixel or two
+off):
+
+1. **Room.** The strip lies inside the picture: a frame that cannot be seen cannot be checked
+   ("the board runs off the right edge of the picture").
+2. **Not cells.** Along the side the frame does not repeat cell by cell: every line of the
+   strip parallel to the side stays close to its own running mean over two cells (a smooth
+   gradient passes; the bevels, digits and grid lines of more cells do not), else "the board
+   goes on beyond its right side" (cells that do not read, or a translucent window over them).
+3. **One frame.** The frame runs round the board: at each corner, the outer half of one
+   side's strip has the colour of the outer half of the other's (bevels differ from side to
+   side only in their inner pixels). A window or a paste over one side breaks that at both
+   of its corners ("something covers the board's right side").
+
+Skin-agnostic: it looks only at the picture and the grid, so the skin-specific locator and
+the tune lattice finder refuse the same fragments with the same words.
+
+>>> import numpy as np
+>>> from bot.reading.grid import Grid
+>>> tile = np.full((20, 20, 3), 200, np.uint8); tile[:2] = 255; tile[:, :2] = 255
+>>> window = np.full((240, 300, 3), 120, np.uint8)
+>>> window[40:200, 30:270] = np.tile(tile, (8, 12, 1))
+>>> board = Grid(30, 40, 20, 20, 12, 8)
+>>> board_problem(window, board) is None
+True
+>>> print(board_problem(window[:, :273], board))
+the board runs off the right edge of the picture (3 px of picture beyond its right side, 7 ...
+>>> board_problem(window, Grid(30, 40, 20, 20, 10, 8)).split(":")[0]
+'the board goes on beyond its right side'
+>>> window[:, 250:] = (0, 200, 0)  # a window over the right side
+>>> board_problem(window, Grid(30, 40, 20, 20, 11, 8)).split(":")[0]
+"something covers the board's right side at x 252..256, y 40..199"
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from bot.errors import BoardCutError
+from bot.reading.grid import Grid
+
+#: How deep the strip checked beyond each side is, in cells (the shipped games' frames are at
+#: least 0.55 cells wide: GNOME Mines' bottom margin at its smallest window).
+STRIP_DEPTH = 0.33
+#: How much of the strip next to the side is skipped, in cells (uneven lattices: lines up to
+#: a few pixels off; grid lines that belong to the last cell).
+STRIP_SKIP = 0.1
+#: Fewest pixels of frame looked at beyond a side (tiny cells).
+MIN_STRIP = 3
+#: Largest difference (0-255, largest channel) from the running mean along a side that still
+#: counts as the same frame pixel (after averaging 3 pixels along the side: noise, JPEG).
+FRAME_TOLERANCE = 16
+#: Share of a strip line that must stay within that tolerance.
+FRAME_SHARE = 0.85
+#: A lattice line runs on into the strip where the strip differs this much (0-255) from its
+#: middle within a pixel of the line...
+LINE_CONTRAST = 10
+#: ... at this share of the lines (a frame has no marks at the lattice's spacing).
+LINE_SHARE = 0.7
+#: Largest difference (0-255, largest channel) between the outer frame colours meeting at a
+#: corner.
+CORNER_TOLERANCE = 12
+
+#: Fewest sides along which the board's cells look unlike what lies beyond (a header of the
+#: open cells' colour may hide one outline; a patch inside bigger cells shows none).
+MIN_EDGED_SIDES = 2
+
+SIDES = ("left", "top", "right", "bottom")
+
+
+@dataclass(frozen=True)
+class _Strip:
+    """Pixels beyond one side: ``pixels[depth, along, channel]`` (float32), from ``skip`` to
+    ``depth`` px beyond the side; ``box`` is its ``(x0, y0, x1, y1)`` in the picture (x1, y1
+    exclusive)."""
+
+    side: str
+    pixels: np.ndarray
+    box: tuple[int, int, int, int]
+    thin: bool = False  # the picture leaves less than the usual depth (a thin frame)
+
+
+def _bounds(grid: Grid) -> tuple[int, int, int, int]:
+    left, top, right, bottom = grid.bounds
+    return round(left), round(top), round(right), round(bottom)
+
+
+def _strip(frame: np.ndarray, grid: Grid, side: str) -> _Strip | str:
+    """The strip beyond ``side``, or the problem that it is outside the picture."""
+    h, w = frame.shape[:2]
+    x0, y0, x1, y1 = _bounds(grid)
+    pitch = grid.pitch_x if side in ("left", "right") else grid.pitch_y
+    depth = max(MIN_STRIP + 1, int(np.ceil(STRIP_DEPTH * pitch)))
+    skip = min(int(round(STRIP_SKIP * pitch)), depth - MIN_STRIP)
+    room = {"left": x0, "top": y0, "right": w - x1, "bottom": h - y1}[side]
+    thin = MIN_STRIP + 1 <= room < depth
+    if thin:
+        depth = room  # a thin frame (xbomb: 4-5 px at 20 px cells): look at what there is
+        skip = min(skip, depth - MIN_STRIP)
+    if room < depth:
+        return (
+            f"the board runs off the {side} edge of the picture ({max(room, 0)} px of picture "
+            f"beyond its {side} side, {depth} needed to see a frame)"
+        )
+    if side == "left":
+        box = (x0 - depth, y0, x0 - skip, y1)
+        pixels = frame[y0:y1, x0 - depth : x0 - skip][:, ::-1].transpose(1, 0, 2)
+    elif side == "right":
+        box = (x1 + skip, y0, x1 + depth, y1)
+        pixels = frame[y0:y1, x1 + skip : x1 + depth].transpose(1, 0, 2)
+    elif side == "top":
+        box = (x0, y0 - depth, x1, y0 - skip)
+        pixels = frame[y0 - depth : y0 - skip, x0:x1][::-1]
+    else:
+        box = (x0, y1 + skip, x1, y1 + depth)
+        pixels = frame[y1 + skip : y1 + depth, x0:x1]
+    return _Strip(side, np.ascontiguousarray(pixels[..., :3], dtype=np.float32), box, thin)
+
+
+def _repeats(strip: _Strip, pitch_along: float) -> bool:
+    """Whether some line of the strip parallel to the side varies cell by cell (more cells,
+    not a frame): pixels far from the line's running mean over two cells."""
+    import cv2
+
+    pixels = cv2.blur(strip.pixels, (3, 1), borderType=cv2.BORDER_REFLECT)
+    window = max(3, int(round(2 * pitch_along)) | 1)
+    # A running median: a frame line with a few gaps (a header's buttons meeting it) stays
+    # itself; a mean would be pulled off it for two cells round each gap.
+    half = window // 2
+    padded = np.pad(pixels, ((0, 0), (half, half), (0, 0)), mode="reflect")
+    middle = np.median(np.lib.stride_tricks.sliding_window_view(padded, window, axis=1), axis=-1)
+    far = np.abs(pixels - middle).max(axis=2) > FRAME_TOLERANCE
+    return bool((far.mean(axis=1) > 1 - FRAME_SHARE).any())
+
+
+def _lines_continue(strip: _Strip, lines: np.ndarray) -> bool:
+    """Whether the lattice's lines between cells run on into the strip: at most of them the
+    strip differs from its own middle (grid lines of open cells as flat as the frame beside)."""
+    n = strip.pixels.shape[1]
+    lines = lines[(lines >= 2) & (lines < n - 2)]
+    if lines.size < 2:
+        return False
+    profile = strip.pixels.mean(axis=0)  # along the side, averaged over the depth
+    middle = np.median(profile, axis=0)
+    near = np.stack([profile[lines + d] for d in (-1, 0, 1)])  # [3, lines, channels]
+    marked = np.abs(near - middle).max(axis=2).max(axis=0) > LINE_CONTRAST
+    return bool(marked.mean() >= LINE_SHARE)
+
+
+def _lines_along(grid: Grid, side: str) -> np.ndarray:
+    """Where the lattice's lines between cells cross the strip beyond ``side`` (px along it)."""
+    x0, y0, _, _ = _bounds(grid)
+    if side in ("left", "right"):
+        return np.array([round(grid.row_top(k)) - y0 for k in range(1, grid.rows)], int)
+    return np.array([round(grid.col_left(k)) - x0 for k in range(1, grid.cols)], int)
+
+
+def _outer_colours(strip: _Strip, pitch_along: float) -> tuple[np.ndarray, np.ndarray]:
+    """Mean colour of the strip's outer half near its start and near its end (a third of a
+    cell along the side each): where it meets the neighbouring sides' strips."""
+    depth = strip.pixels.shape[0]
+    # A thin frame is compared whole (its outer half may be the window's border line).
+    outer = strip.pixels[depth - max(1, depth // 2) :]
+    reach = max(2, int(round(pitch_along / 3)))
+    return outer[:, :reach].mean(axis=(0, 1)), outer[:, -reach:].mean(axis=(0, 1))
+
+
+def side_problem(frame: np.ndarray, grid: Grid, side: str) -> str | None:
+    """Why ``side`` of the board ``grid`` is not known to end at a frame (room, not cells; the
+    corners need all four sides: :func:`board_problem`), or None."""
+    strip = _strip(frame, grid, side)
+    if isinstance(strip, str):
+        return strip
+    return _cells_problem(strip, grid)
+
+
+def _cells_problem(strip: _Strip, grid: Grid) -> str | None:
+    """The problem that the board's cells go on into ``strip``, or None."""
+    side = strip.side
+    along = grid.pitch_y if side in ("left", "right") else grid.pitch_x
+    if _repeats(strip, along) or _lines_continue(strip, _lines_along(grid, side)):
+        x0, y0, x1, y1 = strip.box
+        return (
+            f"the board goes on beyond its {side} side: the picture at x {x0}..{x1 - 1}, "
+            f"y {y0}..{y1 - 1} repeats cell by cell like the board (cells there do not "
+            "read: covered by a translucent window, cut, or drawn unlike the skin)"
+        )
+    return None
+
+
+def board_problem(frame: np.ndarray, grid: Grid) -> str | None:
+    """Why the board ``grid`` in ``frame`` is not known to be the whole board, or None when
+    each of its four sides ends at a frame (see the module's description)."""
+    strips: dict[str, _Strip] = {}
+    for side in SIDES:
+        strip = _strip(frame, grid, side)
+        if isinstance(strip, str):
+            return strip
+        strips[side] = strip
+    for strip in strips.values():
+        problem = _cells_problem(strip, grid)
+        if problem is not None:
+            return problem
+    edged = [side for side in SIDES if _has_edge(frame, grid, strips[side])]
+    if len(edged) < MIN_EDGED_SIDES:
+        x0, y0, x1, y1 = _bounds(grid)
+        return (
+            f"the cells at x {x0}..{x1 - 1}, y {y0}..{y1 - 1} do not end at a frame: on "
+            f"{4 - len(edged)} sides the picture beyond looks like the cells beside it (part "
+            "of a bigger lattice, or of larger cells)"
+        )
+    if any(strip.thin for strip in strips.values()):
+        return None  # a frame of a few pixels (xbomb's) is too thin to compare round corners
+    return _corner_problem(strips, grid)
+
+
+def _has_edge(frame: np.ndarray, grid: Grid, strip: _Strip) -> bool:
+    """Whether the board's cells along ``strip``'s side look unlike the strip (an outline
+    where the board meets its frame), over most of the side."""
+    x0, y0, x1, y1 = _bounds(grid)
+    depth = strip.pixels.shape[0]
+    side = strip.side
+    if side == "left":
+        inner = frame[y0:y1, x0 : x0 + depth].transpose(1, 0, 2)
+    elif side == "right":
+        inner = frame[y0:y1, x1 - depth : x1].transpose(1, 0, 2)
+    elif side == "top":
+        inner = frame[y0 : y0 + depth, x0:x1]
+    else:
+        inner = frame[y1 - depth : y1, x0:x1]
+    inside = inner[..., :3].astype(np.float32).mean(axis=0)
+    outside = strip.pixels.mean(axis=0)
+    n = min(len(inside), len(outside))
+    differs = np.abs(inside[:n] - outside[:n]).max(axis=1) > LINE_CONTRAST
+    return bool(differs.mean() >= 0.5)
+
+
+def _corner_problem(strips: dict[str, _Strip], grid: Grid) -> str | None:
+    """The side whose frame does not meet its neighbours' at either corner (a window or a
+    paste over it), or None when the frame runs round the board."""
+    ends = {}
+    for side, strip in strips.items():
+        along = grid.pitch_y if side in ("left", "right") else grid.pitch_x
+        ends[side] = _outer_colours(strip, along)
+    # Strips run left to right (top, bottom) and top to bottom (left, right): the start of
+    # the left strip meets the start of the top one, and so on.
+    corners = {
+        ("left", "top"): (ends["left"][0], ends["top"][0]),
+        ("top", "right"): (ends["top"][1], ends["right"][0]),
+        ("right", "bottom"): (ends["right"][1], ends["bottom"][1]),
+        ("bottom", "left"): (ends["bottom"][0], ends["left"][1]),
+    }
+    broken = {pair for pair, (a, b) in corners.items()
+              if np.abs(a - b).max() > CORNER_TOLERANCE}  # fmt: skip
+    if not broken:
+        return None
+    # Blame a side both of whose corners are broken; else the one of a broken corner whose
+    # colour is further from the other two sides'.
+    counts = {side: sum(side in pair for pair in broken) for side in SIDES}
+    worst = max(SIDES, key=lambda s: counts[s])
+    if counts[worst] < 2:
+        a, b = next(iter(broken))
+        colour = {s: strips[s].pixels.mean(axis=(0, 1)) for s in SIDES}
+
+        def distance(side: str) -> float:
+            others = [colour[s] for s in SIDES if s not in (a, b)]
+            return float(min(np.abs(colour[side] - o).max() for o in others))
+
+        worst = max((a, b), key=distance)
+    x0, y0, x1, y1 = strips[worst].box
+    cells = _cells_beyond(grid, worst)
+    return (
+        f"something covers the board's {worst} side at x {x0}..{x1 - 1}, y {y0}..{y1 - 1}: "
+        f"the picture there is not the board's frame (its {cells} may lie under it)"
+    )
+
+
+def _cells_beyond(grid: Grid, side: str) -> str:
+    """Which cells would come next beyond ``side`` (in the numbering of the part found)."""
+    if side == "left":
+        return "columns before column 0"
+    if side == "right":
+        return f"columns from {grid.cols} on"
+    if side == "top":
+        return "rows above row 0"
+    return f"rows from {grid.rows} on"
+
+
+def check_whole(frame: np.ndarray, grid: Grid, what: str = "board") -> None:
+    """Raise :class:`~bot.errors.BoardCutError` unless ``grid`` is the whole board in
+    ``frame`` (``what`` names it in the message, e.g. "sgt-mines board")."""
+    problem = board_problem(frame, grid)
+    if problem is not None:
+        left, top, right, bottom = _bounds(grid)
+        raise BoardCutError(
+            f"a {what} was found only in part ({grid.cols}x{grid.rows} cells at x {left}..{right}, "
+            f"y {top}..{bottom}): {problem}"
+        )

@@ -1,0 +1,137 @@
+"""Whole boards only: real fixtures cut through a side, covered over a side, pasted twice, and
+drawn at other desktop scalings (bot/reading/whole.py, bot/reading/locate.py)."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from pathlib import Path
+
+import cv2
+import numpy as np
+import pytest
+
+from bot.errors import BoardCutError, BoardNotFoundError, TwoBoardsError
+from bot.reading.read import locate_board, read_frame
+from bot.reading.skins import load_skins
+from bot.reading.whole import board_problem
+from solver.board import read_board
+
+FIXTURES = Path(__file__).resolve().parent / "fixtures"
+MIDS = [FIXTURES / s / n for s, n in [("sgt-mines", "expert-mid.png"),
+        ("xdemineur", "intermediate-mid.png"), ("winmine", "expert-mid.png"),
+        ("gnome-mines", "medium-mid.png")]]  # fmt: skip
+IDS = [p.parent.name for p in MIDS]
+
+
+@pytest.fixture(scope="module")
+def skins():
+    return load_skins()
+
+
+def _found(png: Path, skins):
+    frame = cv2.imread(str(png))
+    return frame, locate_board(frame, skins).grid
+
+
+@pytest.mark.parametrize("png", sorted(FIXTURES.glob("*/*.png")), ids=lambda p: p.stem)
+def test_every_fixture_is_whole_and_one_cell_less_is_not(png, skins):
+    frame, grid = _found(png, skins)
+    assert board_problem(frame, grid) is None
+    fragments = [
+        replace(grid, left=grid.col_left(1), cols=grid.cols - 1, col_offsets=grid.col_offsets[1:]),
+        replace(grid, cols=grid.cols - 1, col_offsets=grid.col_offsets[:-1]),
+        replace(grid, top=grid.row_top(1), rows=grid.rows - 1, row_offsets=grid.row_offsets[1:]),
+        replace(grid, rows=grid.rows - 1, row_offsets=grid.row_offsets[:-1]),
+    ]
+    for fragment in fragments:
+        assert board_problem(frame, fragment) is not None
+
+
+@pytest.mark.parametrize("png", MIDS, ids=IDS)
+@pytest.mark.parametrize("side", ["left", "right", "top", "bottom"])
+@pytest.mark.parametrize("share", [0.3, 0.55])
+def test_a_picture_cut_through_the_board_is_refused(png, side, share, skins):
+    frame, grid = _found(png, skins)
+    left, top, right, bottom = (round(v) for v in grid.bounds)
+    w, h = right - left, bottom - top
+    cut = {
+        "left": frame[:, left + int(share * w) :],
+        "right": frame[:, : right - int(share * w)],
+        "top": frame[top + int(share * h) :],
+        "bottom": frame[: bottom - int(share * h)],
+    }[side]
+    with pytest.raises(BoardNotFoundError):
+        locate_board(np.ascontiguousarray(cut), skins)
+
+
+@pytest.mark.parametrize("png", MIDS, ids=IDS)
+@pytest.mark.parametrize("side", ["left", "right", "top", "bottom"])
+@pytest.mark.parametrize("alpha", [1.0, 0.7])
+def test_a_window_over_a_side_is_refused(png, side, alpha, skins):
+    frame, grid = _found(png, skins)
+    left, top, right, bottom = (round(v) for v in grid.bounds)
+    h, w = frame.shape[:2]
+    x0, y0, x1, y1 = {
+        "left": (0, 0, left + (right - left) // 3, h),
+        "right": (right - (right - left) // 3, 0, w, h),
+        "top": (0, 0, w, top + (bottom - top) // 3),
+        "bottom": (0, bottom - (bottom - top) // 3, w, h),
+    }[side]
+    covered = frame.astype(np.float32)
+    window = np.array([200, 180, 160], np.float32)
+    covered[y0:y1, x0:x1] = alpha * window + (1 - alpha) * covered[y0:y1, x0:x1]
+    with pytest.raises(BoardNotFoundError):
+        locate_board(covered.astype(np.uint8), skins)
+
+
+@pytest.mark.parametrize("png", MIDS, ids=IDS)
+@pytest.mark.parametrize("drop", [0, 40])
+def test_two_boards_side_by_side_are_refused(png, drop, skins):
+    """Never one of them read silently; side by side at one height both are named."""
+    frame = cv2.imread(str(png))
+    h, w = frame.shape[:2]
+    desk = np.full((h + drop, 2 * w + 40, 3), (90, 60, 30), np.uint8)
+    desk[:h, :w] = frame
+    desk[drop:, w + 40 :] = frame
+    with pytest.raises(BoardNotFoundError) as refused:
+        locate_board(desk, skins)
+    if drop == 0:
+        assert refused.type is TwoBoardsError
+        assert "boards in the picture: a " in str(refused.value)
+
+
+def test_a_cut_board_says_which_edge(skins):
+    frame, grid = _found(MIDS[0], skins)
+    right = round(grid.col_left(grid.cols - 1)) + 4  # a sliver of the last column shows
+    with pytest.raises(BoardCutError, match="right"):
+        locate_board(np.ascontiguousarray(frame[:, :right]), skins)
+
+
+@pytest.mark.parametrize("png", MIDS[:3], ids=IDS[:3])
+@pytest.mark.parametrize("scale", [1.1, 2.5, 3.0])
+def test_scalings_no_skin_lists_read_exactly_or_refuse(png, scale, skins):
+    """The pitch comes from the picture (the key colours' period), not a list of scalings."""
+    frame = cv2.imread(str(png))
+    want = read_board(str(png.with_suffix(".txt")))
+    for interp in (cv2.INTER_NEAREST, cv2.INTER_LINEAR):
+        size = (round(frame.shape[1] * scale), round(frame.shape[0] * scale))
+        big = cv2.resize(frame, size, interpolation=interp)
+        try:
+            located = locate_board(big, skins)
+            board = read_frame(big, located).board
+        except BoardNotFoundError:
+            continue  # refused, never misread
+        except Exception as exc:  # noqa: BLE001 - a low-confidence refusal is fine too
+            assert type(exc).__name__ == "LowConfidenceError"
+            continue
+        assert str(board) == str(want)
+
+
+def test_an_unlisted_scaling_reads_exactly(skins):
+    """sgt-mines expert at 250 % (the skin lists 100-200 %), nearest neighbour."""
+    png = FIXTURES / "sgt-mines" / "expert-mid.png"
+    frame = cv2.imread(str(png))
+    big = cv2.resize(frame, None, fx=2.5, fy=2.5, interpolation=cv2.INTER_NEAREST)
+    located = locate_board(big, skins)
+    assert located.scale == pytest.approx(2.5, abs=0.01)
+    assert str(read_frame(big, located).board) == str(read_board(str(png.with_suffix(".txt"))))
