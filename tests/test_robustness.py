@@ -27,19 +27,10 @@ SAMPLE = (
     "xdemineur/intermediate-mid",
 )
 
-CUT = "the reader reads the part of the board left in the picture as a smaller whole board"
-COVERED = "the reader reads the uncovered part of the board as a smaller whole board"
 #: Cases the current reader misreads on the sample (issue 12): remove an entry once it passes.
-MISREAD_TODAY: dict[str, str] = {
-    **{f"cut-{s}": CUT for s in rb.SIDES},
-    **{f"cut-{s}-line": CUT for s in rb.SIDES},
-    **{f"window-{s}": COVERED for s in rb.SIDES},
-    **{f"translucent-{s}": COVERED for s in rb.SIDES},
-    "jpeg-70": "sgt-mines at JPEG 70 reads as a one-column board",
-    "scale-250-nearest": "at 250 % nearest a column or a 2x2 patch is read as the board",
-    "two-boards-same": "one of two boards is read and the other is not named",
-    "two-boards-other": "one of two boards is read and the other is not named",
-}
+#: Empty since the whole-board check (bot/reading/whole.py): cuts, covered sides, JPEG fragments,
+#: 250 % nearest and two boards are refused or read exactly.
+MISREAD_TODAY: dict[str, str] = {}
 COLOUR = "any colour shift is refused (no board found)"
 JPEG = "JPEG artefacts put cells below the confidence threshold (GNOME Mines: found only in part)"
 SCALED = "GNOME Mines scaled as a bitmap is not found; xdemineur nearest: cells below confidence"

@@ -26,6 +26,7 @@ The candidate with the most confidently read cells wins.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from functools import lru_cache
@@ -867,11 +868,16 @@ def _locate_skin(
         if taken and not set(first) & listed and any(_overlap(core, box) for box in taken):
             # Only a scaling the skin does not list fits here, and another skin read a board
             # clearly here: tried only if no board is found (saves a match per frame).
-            later.append((skin, core, lambda first=first, rest=rest: first + rest()))
+            later.append((skin, core, functools.partial(_then, first, rest)))
             continue
         found += _search_area(frame, gray, skin, core, first)
         later.append((skin, core, rest))
     return found
+
+
+def _then(first: Pitches, rest: Callable[[], Pitches]) -> Pitches:
+    """``first`` and then the pitches ``rest`` gives (worked out only when asked for)."""
+    return first + rest()
 
 
 def _search_area(
