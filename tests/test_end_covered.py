@@ -83,8 +83,9 @@ def test_a_message_over_the_exploded_mine_is_waited_out(skin):
     message = covered(image, located.grid, (11, 16), "You have lost.")
     screen = MessageScreen(message, image, grabs=40)
     # The message goes after 40 grabs, not after a time: the same cells doubtful for a while
-    # must not be taken for an unknown class however slow the machine reads a refused frame.
-    player = player_for(screen, located, replace(TIMING, unknown_after=600.0))
+    # must not be taken for an unknown class (nor the wait given up) however slow the machine
+    # reads a refused frame.
+    player = player_for(screen, located, replace(TIMING, unknown_after=600.0, cover_timeout=600.0))
     frame, reading, plan = player.read(screen.grab())
     assert plan is None and reading.state == "lost" and str(reading.board) == truth
     assert screen.left < 0  # it waited for the message to go
@@ -95,8 +96,9 @@ def test_a_win_under_a_message_is_read_when_the_message_goes(skin):
     message = covered(image, located.grid, (5, 10), "Congratulations! You have won!")
     screen = MessageScreen(message, image, grabs=40)
     # The message goes after 40 grabs, not after a time: the same cells doubtful for a while
-    # must not be taken for an unknown class however slow the machine reads a refused frame.
-    player = player_for(screen, located, replace(TIMING, unknown_after=600.0))
+    # must not be taken for an unknown class (nor the wait given up) however slow the machine
+    # reads a refused frame.
+    player = player_for(screen, located, replace(TIMING, unknown_after=600.0, cover_timeout=600.0))
     frame, reading, plan = player.read(screen.grab())
     assert plan is None and reading.state == "won" and str(reading.board) == truth
 
