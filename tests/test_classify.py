@@ -13,10 +13,10 @@ from bot.reading.classify import classify_cells
 from bot.reading.read import ReaderState, locate_board, read_frame
 from bot.reading.skins import find_skin, load_skins
 from solver.board import Board, read_board
+from tests.fixture_cases import READER_CASES, reader_params
 
 FIXTURES = Path(__file__).resolve().parent / "fixtures"
-CASES = sorted(FIXTURES.glob("*/*.png"))
-IDS = [f"{p.parent.name}/{p.stem}" for p in CASES]
+CASES = READER_CASES
 
 
 @pytest.fixture(scope="module")
@@ -24,7 +24,7 @@ def skins():
     return load_skins()
 
 
-@pytest.mark.parametrize("png", CASES, ids=IDS)
+@pytest.mark.parametrize("png", reader_params())
 def test_every_cell_of_every_fixture_reads_as_expected(png, skins):
     frame = cv2.imread(str(png))
     reading = read_frame(frame, locate_board(frame, skins))
@@ -34,7 +34,7 @@ def test_every_cell_of_every_fixture_reads_as_expected(png, skins):
     assert reading.margin.min() >= reading.located.skin.min_margin
 
 
-@pytest.mark.parametrize("png", CASES, ids=IDS)
+@pytest.mark.parametrize("png", reader_params())
 def test_state_matches_the_moment(png, skins):
     frame = cv2.imread(str(png))
     reading = read_frame(frame, locate_board(frame, skins))

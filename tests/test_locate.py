@@ -13,10 +13,10 @@ from bot.reading.locate import _key_colours
 from bot.reading.read import Grid, locate_board, read_frame
 from bot.reading.skins import find_skin, load_skins
 from solver.board import read_board
+from tests.fixture_cases import READER_CASES, reader_params
 
 FIXTURES = Path(__file__).resolve().parent / "fixtures"
-CASES = sorted(FIXTURES.glob("*/*.png"))
-IDS = [f"{p.parent.name}/{p.stem}" for p in CASES]
+CASES = READER_CASES
 
 
 def expected(png: Path):
@@ -36,7 +36,7 @@ def test_there_are_fixtures_for_every_game_skin():
         assert {"mid", "lost", "won"} <= stems, skin
 
 
-@pytest.mark.parametrize("png", CASES, ids=IDS)
+@pytest.mark.parametrize("png", reader_params())
 def test_every_fixture_locates_to_its_skin_and_size(png, skins):
     frame = cv2.imread(str(png))
     located = locate_board(frame, skins)

@@ -11,13 +11,13 @@ import pytest
 
 from bot.cli import main
 from solver.board import read_board
+from tests.fixture_cases import READER_CASES, reader_params
 
 FIXTURES = Path(__file__).resolve().parent / "fixtures"
-CASES = sorted(FIXTURES.glob("*/*.png"))
-IDS = [f"{p.parent.name}/{p.stem}" for p in CASES]
+CASES = READER_CASES
 
 
-@pytest.mark.parametrize("png", CASES, ids=IDS)
+@pytest.mark.parametrize("png", reader_params())
 def test_replay_matches_every_fixture(png, capsys):
     code = main(["replay", str(png), "--expect", str(png.with_suffix(".txt"))])
     out = capsys.readouterr().out

@@ -15,6 +15,7 @@ from bot.reading.read import locate_board, read_frame
 from bot.reading.skins import load_skins
 from bot.reading.whole import board_problem
 from solver.board import read_board
+from tests.fixture_cases import reader_params
 
 FIXTURES = Path(__file__).resolve().parent / "fixtures"
 MIDS = [FIXTURES / s / n for s, n in [("sgt-mines", "expert-mid.png"),
@@ -33,7 +34,7 @@ def _found(png: Path, skins):
     return frame, locate_board(frame, skins).grid
 
 
-@pytest.mark.parametrize("png", sorted(FIXTURES.glob("*/*.png")), ids=lambda p: p.stem)
+@pytest.mark.parametrize("png", reader_params())
 def test_every_fixture_is_whole_and_one_cell_less_is_not(png, skins):
     frame, grid = _found(png, skins)
     assert board_problem(frame, grid) is None

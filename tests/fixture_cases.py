@@ -1,0 +1,33 @@
+"""The recorded screenshots the shipped skins must read, shared by the reader's tests.
+
+Every ``tests/fixtures/<skin>/NAME.png`` whose folder is named after a shipped skin is a case.
+Other folders are material for other tests: games minebot ships no skin for (KMines, winemine,
+xbomb: ``tune``), and shipped games at cell sizes the reader does not read yet
+(``sgt-mines-sizes``, ``gnome-mines-sizes``: see their README).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from bot.paths import shipped_skins_dir
+
+FIXTURES = Path(__file__).resolve().parent / "fixtures"
+
+
+def shipped_skin_folders() -> set[str]:
+    """Names of the shipped skins (folders of ``templates/`` with a ``skin.json``)."""
+    return {p.parent.name for p in shipped_skins_dir().glob("*/skin.json")}
+
+
+#: Every fixture of a shipped skin, sorted.
+READER_CASES = sorted(
+    p for p in FIXTURES.glob("*/*.png") if p.parent.name in shipped_skin_folders()
+)
+
+
+def reader_params() -> list:
+    """:data:`READER_CASES` as pytest parameters named ``'<folder>/<stem>'``."""
+    return [pytest.param(p, id=f"{p.parent.name}/{p.stem}") for p in READER_CASES]
