@@ -16,7 +16,8 @@ from bot.reading.grid import Grid
 from bot.reading.read import Located, ReaderState, read_frame
 from bot.reading.skins import find_skin
 
-REAL = Path("/work/shared/real-screens")
+#: ../shared/real-screens beside the repository (where CI and fresh-machine put shared/).
+REAL = Path(__file__).resolve().parents[2] / "shared" / "real-screens"
 pytestmark = pytest.mark.skipif(not REAL.is_dir(), reason="needs ../shared/real-screens")
 
 #: Board text and the real tile of each character (dexter-*-9 is the covered tile).

@@ -130,7 +130,7 @@ def test_narrowing_to_one_skin_finds_only_that_skin():
         locate_board(frame, [find_skin("winmine")])
 
 
-REAL_125 = Path("/work/shared/real-screens/minesweeper-x")
+REAL_125 = Path(__file__).resolve().parents[2] / "shared" / "real-screens" / "minesweeper-x"
 #: Real Minesweeper X cells captured at 125% Windows scaling (15x15 crops, 2 px inside the cell).
 REAL_125_CELLS = {
     "0": "0", "1": "1", "2": "2", "3": "3", "4": "4", "5": "5", "6": "6", "7": "7",
