@@ -14,6 +14,12 @@ from pathlib import Path
 import pytest
 from hypothesis import HealthCheck, settings
 
+# As the minebot command runs (bot/cli.py): BLAS on one thread. Here also because each
+# pytest-xdist worker has a core of its own; numpy reads these when it is first imported (no
+# import above brings it in).
+for _variable in ("OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS", "OMP_NUM_THREADS"):
+    os.environ.setdefault(_variable, "1")
+
 E2E_DIR = Path(__file__).parent / "e2e"
 
 # The exact engine against brute force: small boards are cheap but thousands of them take
@@ -25,10 +31,14 @@ _in_ci = os.environ.get("CI", "").lower() in ("true", "1", "yes")
 settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "ci" if _in_ci else "dev"))
 
 
+@pytest.hookimpl(tryfirst=True)  # before pytest-xdist reads the groups
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
     for item in items:
         if E2E_DIR in Path(str(item.fspath)).parents:
             item.add_marker(pytest.mark.e2e)
+            # One worker runs every end-to-end test (pytest-xdist's loadgroup), so one Xvfb
+            # screen serves them all while the other workers run the unit tests.
+            item.add_marker(pytest.mark.xdist_group("e2e"))
 
 
 @pytest.fixture(scope="session")

@@ -69,6 +69,54 @@ def test_a_learnt_tone_curve_is_kept_for_the_next_frame(located):
     assert read_frame(frame, located[name], state).board == first
 
 
+@pytest.mark.parametrize("name", SAMPLE)
+def test_a_colour_change_after_a_clear_frame_is_still_read_through_a_curve(name, located):
+    """A window read clearly frame after frame, then the screen's colours change (night light
+    comes on): every cell changed, so the next frame is read through a new curve, not refused
+    as a local change."""
+    clean = cv2.imread(str(FIXTURES / f"{name}.png"))
+    want = read_board(str(FIXTURES / f"{name}.txt"))
+    state = ReaderState()
+    assert read_frame(clean, located[name], state).board == want
+    assert read_frame(MILD["night-light"](clean), located[name], state).board == want
+
+
+def test_tone_curves_are_sought_once_per_frame_and_not_for_a_local_change(located, monkeypatch):
+    """A refused frame read again unchanged (a message waited out) is not searched again; a
+    few changed cells on a board that read clearly (a pointer) are refused by name with no
+    search. Both only save time: the outcome is what a fresh search gives."""
+    import bot.reading.classify as classify
+
+    calls = []
+    fit = classify.fit_tone
+    monkeypatch.setattr(classify, "fit_tone", lambda *a, **k: calls.append(1) or fit(*a, **k))
+    name = "xdemineur/expert-mid"
+    clean = cv2.imread(str(FIXTURES / f"{name}.png"))
+    grid = located[name].grid
+    blotted = clean.copy()
+    left, top, w, h = grid.cell_rect(3, 4)
+    blotted[top : top + h, left : left + w] = (255, 0, 255)
+    with pytest.raises(LowConfidenceError, match=r"\(3, 4\)") as fresh:
+        read_frame(blotted, located[name], ReaderState())
+    searches = len(calls)
+    assert searches  # alone, a frame with an unclear cell is searched
+
+    state = ReaderState()  # no frame before: searched once, then remembered
+    for _ in range(3):
+        with pytest.raises(LowConfidenceError) as again:
+            read_frame(blotted, located[name], state)
+        assert again.value.cells == fresh.value.cells
+    assert len(calls) == 2 * searches
+
+    state = ReaderState()  # a clear frame before: a local change, not searched
+    read_frame(clean, located[name], state)
+    for _ in range(3):
+        with pytest.raises(LowConfidenceError) as again:
+            read_frame(blotted, located[name], state)
+        assert again.value.cells == fresh.value.cells
+    assert len(calls) == 2 * searches
+
+
 def _gnome_question_board():
     """GNOME Mines' big-mid fixture with a real question-mark cell (skin image, cut from the
     game) put over a covered cell where the lattice is 33 px: (frame, located, expected)."""

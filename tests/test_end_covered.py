@@ -49,7 +49,7 @@ class MessageScreen:
 
 
 def player_for(screen: MessageScreen, located, timing: Timing = TIMING) -> Player:
-    reader = Reader(locate_board, read_frame)
+    reader = Reader.default()  # one reader state for the window, as play keeps
     return Player(screen, screen.region, None, None, reader=reader, located=located,
                   skins=[located.skin], timing=timing, out=lambda s: None)  # fmt: skip
 
@@ -63,6 +63,10 @@ def fixture(name: str, skin):
     image = cv2.imread(str(FIXTURES / f"{name}.png"))
     truth = (FIXTURES / f"{name}.txt").read_text().strip("\n")
     return image, locate_board(image, [skin]), truth
+
+
+#: Grabs a passing message covers the board for: several times TIMING's quick re-reads.
+MESSAGE_GRABS = 6 * TIMING.reread_tries
 
 
 def test_a_loss_shows_beside_the_message_and_is_counted_at_once(skin):
@@ -81,8 +85,8 @@ def test_a_loss_shows_beside_the_message_and_is_counted_at_once(skin):
 def test_a_message_over_the_exploded_mine_is_waited_out(skin):
     image, located, truth = fixture("expert-lost", skin)
     message = covered(image, located.grid, (11, 16), "You have lost.")
-    screen = MessageScreen(message, image, grabs=40)
-    # The message goes after 40 grabs, not after a time: the same cells doubtful for a while
+    screen = MessageScreen(message, image, grabs=MESSAGE_GRABS)
+    # The message goes after some grabs, not after a time: the same cells doubtful for a while
     # must not be taken for an unknown class (nor the wait given up) however slow the machine
     # reads a refused frame.
     player = player_for(screen, located, replace(TIMING, unknown_after=600.0, cover_timeout=600.0))
@@ -94,8 +98,8 @@ def test_a_message_over_the_exploded_mine_is_waited_out(skin):
 def test_a_win_under_a_message_is_read_when_the_message_goes(skin):
     image, located, truth = fixture("expert-won", skin)
     message = covered(image, located.grid, (5, 10), "Congratulations! You have won!")
-    screen = MessageScreen(message, image, grabs=40)
-    # The message goes after 40 grabs, not after a time: the same cells doubtful for a while
+    screen = MessageScreen(message, image, grabs=MESSAGE_GRABS)
+    # The message goes after some grabs, not after a time: the same cells doubtful for a while
     # must not be taken for an unknown class (nor the wait given up) however slow the machine
     # reads a refused frame.
     player = player_for(screen, located, replace(TIMING, unknown_after=600.0, cover_timeout=600.0))

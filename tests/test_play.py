@@ -730,10 +730,26 @@ def test_locate_gives_up_after_the_timeout_with_the_readers_error():
 # --- unattended: unknown cell classes, messages over the board ----------------------------
 
 
+class SimulatedClock:
+    """Time that passes only when the player sleeps (and a millisecond per look at the clock):
+    waits measured in seconds cost no real time."""
+
+    def __init__(self) -> None:
+        self.now = 0.0
+
+    def clock(self) -> float:
+        self.now += 0.001
+        return self.now
+
+    def sleep(self, seconds: float) -> None:
+        self.now += seconds
+
+
 def test_an_unknown_digit_is_never_clicked_and_the_game_goes_on(tmp_path):
     world = World(16, 16, 40, seed=21)
     world.unknown_class = "3"  # the skin has never seen a 3
-    player, _ = make_player(world, log_dir=tmp_path)
+    time = SimulatedClock()
+    player, _ = make_player(world, log_dir=tmp_path, clock=time.clock, sleep=time.sleep)
     summary = player.run(4)
     assert summary.games == 4 and world.clicked_open == []
     d = summary.as_dict()

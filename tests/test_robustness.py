@@ -19,6 +19,9 @@ from solver.errors import MinebotError
 from tests.fixtures import perturb
 from tests.fixtures import robustness as rb
 
+# One pytest-xdist worker runs them all: the sample is read once per process (_sample_outcomes).
+pytestmark = pytest.mark.xdist_group("robustness")
+
 #: One fixture of each shipped game: mid-game boards with numbers, flags and covered cells.
 SAMPLE = (
     "gnome-mines/small-mid",

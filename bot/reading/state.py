@@ -40,6 +40,9 @@ class LastFrame:
     key: object
     samples: np.ndarray
     results: tuple[np.ndarray, ...]
+    #: ``[cells]`` bool: the cells whose samples differ from the frame read before this one
+    #: with the same key (None when there was none).
+    changed: np.ndarray | None = None
 
 
 @dataclass(frozen=True)
@@ -79,6 +82,9 @@ class ReaderState:
         self.buffers: dict[str, np.ndarray] = {}
         #: The cells of the last frame classified, to reuse the readings of unchanged cells.
         self.last: LastFrame | None = None
+        #: The last frame whose cells were read through the tone curves sought for them, and
+        #: the outcome (bot.reading.classify.classify_cells).
+        self.searched: LastFrame | None = None
         #: Per skin name: the tone curve that made the last frame read, when the screen does
         #: not show the skin's own colours.
         self.tones: dict[str, ToneCurve] = {}
