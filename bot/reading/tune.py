@@ -498,6 +498,24 @@ class TuneResult:
     tolerance: int = TOLERANCE  # the skin's per-channel match tolerance
 
 
+def check_replaceable(target: Path) -> bool:
+    """Whether ``target`` holds a skin ``minebot tune`` made (a run replaces it); False when
+    it holds none. A skin made otherwise (by hand, shipped) is never replaced: TuneError."""
+    meta_path = target / "skin.json"
+    if not meta_path.is_file():
+        return False
+    try:
+        old = json.loads(meta_path.read_text(encoding="utf-8"))
+    except (OSError, json.JSONDecodeError):
+        old = {}
+    if not isinstance(old, dict) or not str(old.get("source", "")).startswith(SOURCE_PREFIX):
+        raise TuneError(
+            f"{target} holds a skin that minebot tune did not make: choose another name "
+            "or another --out"
+        )
+    return True
+
+
 def write_skin(
     folder: Path,
     name: str,
@@ -513,17 +531,7 @@ def write_skin(
     """Write ``folder/name``: one PNG per class variant and ``skin.json`` (reader's format)."""
     classes = class_templates(groups)
     target = folder / name
-    meta_path = target / "skin.json"
-    if meta_path.is_file():
-        try:
-            old = json.loads(meta_path.read_text(encoding="utf-8"))
-        except (OSError, json.JSONDecodeError):
-            old = {}
-        if not str(old.get("source", "")).startswith(SOURCE_PREFIX):
-            raise TuneError(
-                f"{target} holds a skin that minebot tune did not make: choose another name "
-                "or another --out"
-            )
+    if check_replaceable(target):
         for stale in target.glob("*.png"):  # images of the last tuning run
             stale.unlink()
     check_output_folder(target, "skin")
@@ -737,6 +745,7 @@ def tune(
     if groups_file is not None:
         check_file_output(groups_file, "groups file")
     check_output_folder(out or default_out(), "skins")
+    check_replaceable((out or default_out()) / name)
     shots = [load_shot(p) for p in images]
     check_unscaled(shots)
     size = cell_size(shots)
