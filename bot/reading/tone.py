@@ -110,7 +110,7 @@ def fit_tone(
         best, sure = assign(curve.apply(templates), False)
         if not sure.any():
             return None
-        smooth, _, _, _ = _fit(templates[best[sure]], samples[sure], mask, tolerance)
+        smooth, _, _, _ = _fit(templates, best[sure], samples[sure], mask, tolerance)
         new = ToneCurve(smooth)
         if np.array_equal(new.lut, curve.lut):
             break
@@ -118,28 +118,42 @@ def fit_tone(
     best, sure = assign(curve.apply(templates), True)
     if not sure.any():
         return curve
-    smooth, means, counts, spread = _fit(templates[best[sure]], samples[sure], mask, tolerance)
+    smooth, means, counts, spread = _fit(templates, best[sure], samples[sure], mask, tolerance)
     return ToneCurve(_free_curve(smooth, means, counts, spread, tolerance))
 
 
 def _fit(
-    drawn: np.ndarray, screen: np.ndarray, mask: np.ndarray, tolerance: int
+    templates: np.ndarray, drawn: np.ndarray, screen: np.ndarray, mask: np.ndarray, tolerance: int
 ) -> tuple[np.ndarray, ...]:
-    """Per channel, from pairs (template value, screen value) of the counted samples: the
+    """Per channel, from pairs (template value, screen value) of the counted samples of the
+    cells ``screen`` ``[N, D]``, cell ``i`` drawn as template ``drawn[i]`` of ``templates``: the
     smooth curve ``[256, 3]`` uint8, and each template value's mean screen value, count and
-    standard deviation (``[256, 3]`` each)."""
-    n = screen.shape[0]
-    keep = np.broadcast_to(mask, screen.shape).reshape(n, -1, 3)
-    t = drawn.reshape(n, -1, 3)
-    s = screen.reshape(n, -1, 3)
+    standard deviation (``[256, 3]`` each).
+
+    The cells are first summed per template (one pass over the cells), so the per-value
+    statistics come from the few templates' pixels, not from every cell's."""
+    order = np.argsort(drawn, kind="stable")
+    used, starts, per_template = np.unique(drawn[order], return_index=True, return_counts=True)
+    k = len(used)
+    cells = screen[order].astype(np.int64)  # squares summed over many cells outgrow int32
+    sums = np.add.reduceat(cells, starts, axis=0)  # [k, D]: each used template's cells, summed
+    np.multiply(cells, cells, out=cells)
+    square_sums = np.add.reduceat(cells, starts, axis=0)
+    per_template = per_template.astype(np.float64)
+    keep = mask.reshape(-1, 3)
+    t = templates[used].reshape(k, -1, 3)
+    s1, s2 = sums.reshape(k, -1, 3), square_sums.reshape(k, -1, 3)
     smooth = np.empty((256, 3), np.uint8)
     means, counts, spread = np.zeros((256, 3)), np.zeros((256, 3)), np.zeros((256, 3))
     for c in range(3):
-        tc = t[..., c][keep[..., c]].astype(np.intp)
-        sc = s[..., c][keep[..., c]].astype(np.float64)
-        count = np.bincount(tc, minlength=256).astype(np.float64)
-        total = np.bincount(tc, weights=sc, minlength=256)
-        squares = np.bincount(tc, weights=sc * sc, minlength=256)
+        values = t[:, keep[:, c], c].astype(np.intp).ravel()
+        count = np.bincount(
+            values, weights=np.repeat(per_template, keep[:, c].sum()), minlength=256
+        )
+        total = np.bincount(
+            values, weights=s1[:, keep[:, c], c].ravel().astype(np.float64), minlength=256
+        )
+        squares = np.bincount(values, weights=s2[:, keep[:, c], c].ravel(), minlength=256)
         mean = np.where(count > 0, total / np.maximum(count, 1), 0.0)
         var = np.where(count > 0, squares / np.maximum(count, 1) - mean * mean, 0.0)
         smooth[:, c] = _smooth_curve(mean, count, tolerance)
