@@ -19,6 +19,7 @@ import pytest
 
 from bot.errors import WindowError
 from bot.live.window import X11Windows
+from tests.processes import interruptible
 
 
 def skin_or_skip(name: str):
@@ -163,6 +164,7 @@ def test_ctrl_c_stops_the_demo_cleanly(tmp_path):
         [sys.executable, "-m", "bot.cli", "demo", "--skin", "xdemineur", "--size", "30x16n99",
          "--games", "200", "--screenshot", str(tmp_path / "x.png")],
         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env,
+        preexec_fn=interruptible,
     )  # fmt: skip
     # wait until it is playing (it prints a line per game), then interrupt it
     deadline = time.monotonic() + 60

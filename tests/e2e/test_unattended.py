@@ -18,6 +18,8 @@ from unittest import mock
 
 import pytest
 
+from tests.processes import interruptible
+
 
 def skin_or_skip(name: str):
     from bot.errors import UnknownSkinError
@@ -33,6 +35,7 @@ def start_play(env: dict[str, str], *args: str) -> subprocess.Popen[str]:
     return subprocess.Popen(
         [sys.executable, "-m", "bot.cli", "play", "--json", *args],
         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env,
+        preexec_fn=interruptible,
     )  # fmt: skip
 
 
