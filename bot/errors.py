@@ -68,7 +68,7 @@ class LowConfidenceError(MinebotError):
         self.cells = cells
 
 
-# --- tuning a new skin (bot/reading/lattice.py, bot/reading/tune.py) ---
+# --- tuning a new skin (bot/reading/lattice.py, bot/reading/tune*.py) ---
 
 
 class LatticeError(MinebotError):

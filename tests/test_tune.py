@@ -19,16 +19,9 @@ import numpy as np
 import pytest
 
 from bot.errors import TuneError
-from bot.reading.tune import (
-    check_skin_name,
-    group_cells,
-    inset_for,
-    load_shot,
-    name_groups,
-    parse_class,
-    read_groups_file,
-    tune,
-)
+from bot.reading.tune import check_skin_name, tune
+from bot.reading.tune_cells import group_cells, inset_for, load_shot
+from bot.reading.tune_names import name_groups, parse_class, read_groups_file
 
 XBOMB = Path(__file__).parent / "fixtures_tune" / "xbomb"
 
@@ -186,7 +179,11 @@ def test_screenshot_without_a_board(tmp_path: Path) -> None:
 def test_text_board_of_the_wrong_size(tmp_path: Path) -> None:
     shutil.copy(XBOMB / "click1.png", tmp_path / "click1.png")
     (tmp_path / "click1.txt").write_text("\n".join(["." * 9] * 9) + "\n")
-    with pytest.raises(TuneError, match="9x9 board but .* shows 30x16 cells"):
+    with pytest.raises(TuneError, match="9x9 board but .* shows 30x16 cells") as err:
+        load_shot(tmp_path / "click1.png")
+    assert "21 more columns found" in str(err.value) and "7 more rows found" in str(err.value)
+    (tmp_path / "click1.txt").write_text("\n".join(["." * 30] * 17) + "\n")
+    with pytest.raises(TuneError, match="the columns agree; 1 fewer row found"):
         load_shot(tmp_path / "click1.png")
 
 

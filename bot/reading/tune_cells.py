@@ -1,0 +1,212 @@
+"""Tuning, step 1: each screenshot's cell lattice and text board, and its cells grouped by look
+(see :mod:`bot.reading.tune`)."""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import numpy as np
+
+from bot.errors import LatticeError, TuneError
+from bot.reading.lattice import Lattice, find_lattice
+from bot.userfiles import read_board_file, read_image
+
+#: Pixels of a cell that must agree (within the tolerance) for two cells to look the same.
+SAME_SHARE = 0.97
+
+#: Per-channel difference that still counts as the same pixel when grouping cells.
+TOLERANCE = 24
+
+
+@dataclass(frozen=True)
+class Shot:
+    """One screenshot: its pixels, the lattice found in it, and its text board if given."""
+
+    path: Path
+    image: np.ndarray
+    lattice: Lattice
+    labels: tuple[str, ...] | None  # board rows, when NAME.txt is beside the picture
+
+
+def load_shot(path: str | Path) -> Shot:
+    """Read a screenshot, find its board lattice and its labels (``NAME.txt`` beside it)."""
+    path = Path(path)
+    image = read_image(path, "screenshot")
+    try:
+        lattice = find_lattice(image)
+    except LatticeError as exc:
+        raise TuneError(
+            f"{path}: no board found ({exc}); capture the game window with the whole board "
+            "showing, at least 4x4 cells"
+        ) from exc
+    labels = None
+    text = path.with_suffix(".txt")
+    if text.is_file():
+        board = read_board_file(text)
+        if (board.width, board.height) != (lattice.cols, lattice.rows):
+            raise TuneError(
+                f"{text} is a {board.width}x{board.height} board but {path} shows "
+                f"{lattice.cols}x{lattice.rows} cells ({lattice.describe()}): "
+                + size_difference((board.width, board.height), (lattice.cols, lattice.rows))
+            )
+        labels = tuple(board.rows)
+    return Shot(path=path, image=image, lattice=lattice, labels=labels)
+
+
+def size_difference(labelled: tuple[int, int], found: tuple[int, int]) -> str:
+    """Which side of a board found differs from its text board (columns, rows), in words.
+
+    >>> size_difference((30, 16), (30, 18))
+    'the columns agree; 2 more rows found (a header or margin taken for cells?)'
+    >>> size_difference((9, 9), (8, 9))
+    '1 fewer column found (the picture cuts the board?); the rows agree'
+    """
+
+    def side(name: str, want: int, got: int) -> str:
+        if want == got:
+            return f"the {name}s agree"
+        n = abs(got - want)
+        what = f"{n} {'more' if got > want else 'fewer'} {name}{'s' if n > 1 else ''} found"
+        if got > want:
+            return f"{what} (a header or margin taken for cells?)"
+        return f"{what} (the picture cuts the board?)"
+
+    return "; ".join([side("column", labelled[0], found[0]), side("row", labelled[1], found[1])])
+
+
+@dataclass(frozen=True)
+class Sample:
+    """Where one cell was cut: screenshot index and cell position."""
+
+    shot: int
+    x: int
+    y: int
+
+
+@dataclass
+class Group:
+    """Identical-looking cells: the first one's pixels stand for all of them."""
+
+    key: str  # stable id from the pixels, so a groups file still applies on a rerun
+    image: np.ndarray  # [h, w, 3] uint8, the representative (first) cell
+    samples: list[Sample] = field(default_factory=list)
+    name: str | None = None
+    named_by: str = ""
+
+
+def cell_size(shots: Sequence[Shot]) -> tuple[int, int]:
+    """The most common cell width and height over all screenshots."""
+    widths = np.concatenate([np.diff(s.lattice.xs) for s in shots])
+    heights = np.concatenate([np.diff(s.lattice.ys) for s in shots])
+    return int(np.bincount(widths).argmax()), int(np.bincount(heights).argmax())
+
+
+def align_shots(shots: Sequence[Shot], size: tuple[int, int]) -> list[Shot]:
+    """Every screenshot's lattice moved (a few pixels at most) to the first one's phase.
+
+    The lattice of one screenshot may put the cell boundary on one side of a thin grid line,
+    another screenshot's on the other side; cells must be cut alike in all of them. Each
+    screenshot after the first is moved by the shift that makes the most of its cells equal,
+    pixel for pixel, to cells already seen (ties and no match at all: the smallest shift).
+    """
+    reach = max(2, min(size) // 5)
+    shifts = sorted(
+        ((dx, dy) for dx in range(-reach, reach + 1) for dy in range(-reach, reach + 1)),
+        key=lambda d: (abs(d[0]) + abs(d[1]), d),
+    )
+    placed: list[Shot] = []
+    seen: set[bytes] = set()
+    for shot in shots:
+        best, best_count = (0, 0), 0
+        if seen:
+            for dx, dy in shifts:
+                if not _inside(shot, dx, dy):
+                    continue
+                cells = _cell_bytes(shot, size, dx, dy)
+                count = sum(cell in seen for cell in cells)
+                if count > best_count:
+                    best, best_count = (dx, dy), count
+        moved = Shot(shot.path, shot.image, shot.lattice.shifted(*best), shot.labels)
+        placed.append(moved)
+        seen.update(_cell_bytes(moved, size, 0, 0))
+    return placed
+
+
+def _cell_bytes(shot: Shot, size: tuple[int, int], dx: int, dy: int) -> list[bytes]:
+    cells = shot.lattice.shifted(dx, dy).cells(shot.image, size)[..., :3]
+    return [cell.tobytes() for cell in cells.reshape(-1, *cells.shape[2:])]
+
+
+def _inside(shot: Shot, dx: int, dy: int) -> bool:
+    x0, y0, x1, y1 = shot.lattice.shifted(dx, dy).box
+    h, w = shot.image.shape[:2]
+    return x0 >= 0 and y0 >= 0 and x1 <= w and y1 <= h
+
+
+def agreement(a: np.ndarray, b: np.ndarray, inset: int, tolerance: int = TOLERANCE) -> float:
+    """Share of pixels (inside ``inset``) whose every channel differs by at most ``tolerance``.
+
+    >>> a = np.zeros((10, 10, 3), np.uint8); b = a.copy(); b[5, 5] = 200
+    >>> agreement(a, b, 1)
+    0.984375
+    """
+    h, w = a.shape[:2]
+    da = a[inset : h - inset, inset : w - inset].astype(np.int16)
+    db = b[inset : h - inset, inset : w - inset].astype(np.int16)
+    return float((np.abs(da - db).max(axis=2) <= tolerance).mean())
+
+
+def group_cells(
+    shots: Sequence[Shot], size: tuple[int, int], inset: int, same: float = SAME_SHARE
+) -> list[Group]:
+    """Group every cell of every screenshot with the cells that look the same."""
+    groups: list[Group] = []
+    reps = np.zeros((0,), np.int16)
+    h_in, w_in = size[1] - 2 * inset, size[0] - 2 * inset
+    for s, shot in enumerate(shots):
+        cells = shot.lattice.cells(shot.image, size)[..., :3]
+        for y in range(shot.lattice.rows):
+            for x in range(shot.lattice.cols):
+                cell = cells[y, x]
+                inner = cell[inset : inset + h_in, inset : inset + w_in].astype(np.int16)
+                found = -1
+                if len(groups):
+                    ok = (np.abs(reps - inner[None]).max(axis=3) <= TOLERANCE).mean(axis=(1, 2))
+                    best = int(np.argmax(ok))
+                    if ok[best] >= same:
+                        found = best
+                if found < 0:
+                    key = hashlib.sha1(np.ascontiguousarray(cell).tobytes()).hexdigest()[:8]
+                    groups.append(Group(key=key, image=cell.copy()))
+                    reps = inner[None] if len(groups) == 1 else np.concatenate([reps, inner[None]])
+                    found = len(groups) - 1
+                groups[found].samples.append(Sample(s, x, y))
+    return groups
+
+
+def check_unscaled(shots: Sequence[Shot]) -> None:
+    """Refuse captures from a scaled desktop (a fractional cell pitch): their cells are
+    resampled differently from one column to the next and do not group."""
+    for shot in shots:
+        for pitch in (shot.lattice.pitch_x, shot.lattice.pitch_y):
+            if abs(pitch - round(pitch)) > 0.05:
+                raise TuneError(
+                    f"{shot.path}: the cells are {pitch:.2f} px apart, a desktop scaled by a "
+                    "fraction; capture the game at 100% (or 200%) display scaling and tune "
+                    "from that"
+                )
+
+
+def inset_for(size: tuple[int, int]) -> int:
+    """Pixels left out around each cell when comparing: one, the outermost ring, which is
+    where grid lines meet and antialiasing lands. A grid line wider than that stays in the
+    template, pins the lattice phase (a dithered cell without it matches at several phases)
+    and keeps a plain window background from reading as an empty cell.
+
+    >>> inset_for((20, 20)), inset_for((8, 8))
+    (1, 0)
+    """
+    return 1 if min(size) >= 10 else 0

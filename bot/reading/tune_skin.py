@@ -1,0 +1,272 @@
+"""Tuning, step 3: the skin folder written in the reader's format, each class's templates in every
+grid-line colour seen, the match tolerance, and a report of how well classes are told apart (see
+:mod:`bot.reading.tune`)."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+
+from bot.errors import TuneError
+from bot.reading.tune_cells import SAME_SHARE, TOLERANCE, Group, Shot, agreement
+from bot.reading.tune_names import IGNORE, class_templates
+from bot.userfiles import (
+    check_output_folder,
+    write_image,
+    write_text,
+)
+
+#: Confidence the reader must have in a cell of a tuned skin (skin.json ``match``).
+MIN_CONFIDENCE = 0.96
+
+#: Classes whose templates agree on more than this share of pixels "look too alike".
+TOO_ALIKE = 0.97
+
+#: How ``skin.json`` of a tuned skin starts its ``source`` (a rerun may overwrite only these).
+SOURCE_PREFIX = "Cells cut by minebot tune from: "
+
+
+@dataclass(frozen=True)
+class ClassReport:
+    """How well one class is learnt."""
+
+    name: str
+    samples: int
+    variants: int
+    worst_margin: float  # min over samples of own score minus best other class's score
+    nearest: str  # the class that comes closest
+    alike: float  # agreement of this class's template with the nearest class's
+
+
+def skin_report(
+    groups: Sequence[Group],
+    shots: Sequence[Shot],
+    size: tuple[int, int],
+    inset: int,
+    tolerance: int = TOLERANCE,
+) -> list[ClassReport]:
+    """Per class: samples, the worst margin of its samples to the nearest other class (the
+    reader's score: share of pixels within the tolerance), and how alike the nearest is."""
+    classes = class_templates(groups)
+    cut = {s: shot.lattice.cells(shot.image, size)[..., :3] for s, shot in enumerate(shots)}
+    reports = []
+    for name, variants in classes.items():
+        worst, nearest, alike = 1.0, "-", 0.0
+        for group in variants:
+            for smp in group.samples:
+                cell = cut[smp.shot][smp.y, smp.x]
+                own = max(agreement(cell, g.image, inset, tolerance) for g in variants)
+                for other, others in classes.items():
+                    if other == name:
+                        continue
+                    score = max(agreement(cell, g.image, inset, tolerance) for g in others)
+                    if own - score < worst:
+                        worst, nearest = own - score, other
+        for other, others in classes.items():
+            if other != name:
+                a = max(agreement(variants[0].image, g.image, inset, tolerance) for g in others)
+                if a > alike:
+                    alike = a
+                    if nearest == "-":
+                        nearest = other
+        reports.append(
+            ClassReport(
+                name=name,
+                samples=sum(len(g.samples) for g in variants),
+                variants=len(variants),
+                worst_margin=worst,
+                nearest=nearest,
+                alike=alike,
+            )
+        )
+    return reports
+
+
+def check_replaceable(target: Path) -> bool:
+    """Whether ``target`` holds a skin ``minebot tune`` made (a run replaces it); False when
+    it holds none. A skin made otherwise (by hand, shipped) is never replaced: TuneError."""
+    meta_path = target / "skin.json"
+    if not meta_path.is_file():
+        return False
+    try:
+        old = json.loads(meta_path.read_text(encoding="utf-8"))
+    except (OSError, json.JSONDecodeError):
+        old = {}
+    if not isinstance(old, dict) or not str(old.get("source", "")).startswith(SOURCE_PREFIX):
+        raise TuneError(
+            f"{target} holds a skin that minebot tune did not make: choose another name "
+            "or another --out"
+        )
+    return True
+
+
+def write_skin(
+    folder: Path,
+    name: str,
+    groups: Sequence[Group],
+    size: tuple[int, int],
+    inset: int,
+    shots: Sequence[Shot],
+    levels: Sequence[tuple[int, int, int]] = (),
+    restart: dict | None = None,
+    game: str = "",
+    tolerance: int = TOLERANCE,
+) -> Path:
+    """Write ``folder/name``: one PNG per class variant and ``skin.json`` (reader's format)."""
+    classes = class_templates(groups)
+    target = folder / name
+    if check_replaceable(target):
+        for stale in target.glob("*.png"):  # images of the last tuning run
+            stale.unlink()
+    check_output_folder(target, "skin")
+    templates: dict[str, list[str]] = {}
+    for cls, variants in classes.items():
+        files = []
+        for i, group in enumerate(variants):
+            file = f"{cls}.png" if i == 0 else f"{cls}-{i + 1}.png"
+            write_image(target / file, group.image, "skin's template")
+            files.append(file)
+        templates[cls] = files
+    anchors = [a for a in ("covered", "0") if a in templates]
+    meta = {
+        "format": 1,
+        "name": name,
+        "game": game or f"{name} (learnt by minebot tune)",
+        "source": SOURCE_PREFIX + ", ".join(shot.path.name for shot in shots),
+        "cell": {
+            "pitch": [size[0], size[1]],
+            "inset": inset,
+            "scales_with_window": False,
+            "about": "Learnt from screenshots at this pitch; other scalings are not learnt.",
+        },
+        "scales": [1.0],
+        # Learnt cells agree with their template on >= SAME_SHARE of pixels; asking nearly as
+        # much of a cell at play time keeps the reader from growing the board into the
+        # window around it (a blank strip under a grid line looks 94% like an empty cell).
+        "match": {"tolerance": tolerance, "min_confidence": MIN_CONFIDENCE, "min_margin": 0.04},
+        "anchors": anchors,
+        "templates": {k: (v[0] if len(v) == 1 else v) for k, v in templates.items()},
+        "levels": [{"name": f"{c}x{r}", "cols": c, "rows": r, "mines": m} for c, r, m in levels],
+        "lost": {"chars": "X" if "exploded" in templates else "*"},
+        "won": {"about": "Won when every cell that is not a mine is open."},
+    }
+    if restart:
+        meta["restart"] = restart
+    write_text(target / "skin.json", json.dumps(meta, indent=2) + "\n", "skin description")
+    return target
+
+
+def _band(constant: np.ndarray) -> tuple[int, int]:
+    """Start and width of the run of constant positions that wraps around the cell edge."""
+    n = len(constant)
+    if not constant[0] and not constant[-1]:
+        return 0, 0
+    start = 0
+    while constant[(start - 1) % n] and start > -n // 4:
+        start -= 1
+    end = 0
+    while end < n // 4 and constant[end % n]:
+        end += 1
+    width = end - start
+    return (start, width) if 0 < width <= n // 4 else (0, 0)
+
+
+def line_bands(
+    images: Sequence[np.ndarray], counts: Sequence[int] | None = None
+) -> np.ndarray | None:
+    """A mask ``[h, w]`` of the grid-line pixels of a cell, or None when there is no line.
+
+    A column (row) near the cell's edge is part of a grid line when nearly every cell
+    (``counts`` cells look like each image) has the same pixels there; a band wider than a
+    quarter cell is no line (a board of mostly covered cells is the same everywhere).
+
+    >>> cells = []
+    >>> for v in (60, 120, 180, 240):
+    ...     c = np.full((20, 20, 3), v, np.uint8); c[:2] = 0; c[:, :2] = 0; cells.append(c)
+    >>> mask = line_bands(cells)
+    >>> int(mask.sum()), bool(mask[0, 5]), bool(mask[1, 1]), bool(mask[2, 2])
+    (76, True, True, False)
+    """
+    if len(images) < 3:
+        return None
+    stack = np.stack([im.astype(np.int16) for im in images])  # [G, h, w, 3]
+    weights = np.asarray(counts if counts is not None else [1] * len(images), float)
+    weights = weights / weights.sum()
+    h, w = stack.shape[1:3]
+    mask = np.zeros((h, w), bool)
+    for axis in (2, 1):  # columns (x), then rows (y)
+        lines = np.moveaxis(stack, axis, 1)  # [G, n, other, 3]
+        # at each position, the share of cells agreeing with the most common pattern
+        agree = np.stack(
+            [
+                (np.abs(lines - lines[g][None]).max(axis=(2, 3)) <= TOLERANCE).T @ weights
+                for g in range(len(images))
+            ]
+        )
+        start, width = _band(agree.max(axis=0) >= 0.8)
+        band = [(start + i) % lines.shape[1] for i in range(width)]
+        if axis == 2:
+            mask[:, band] = True
+        else:
+            mask[band, :] = True
+    return mask if mask.any() else None
+
+
+def line_variants(groups: list[Group], mask: np.ndarray) -> list[Group]:
+    """New variants of each named class with every grid-line look seen on the board.
+
+    Some games recolour grid lines without changing the cells (xbomb outlines the opened
+    area in green after a loss): every line look (the pixels under ``mask``) seen in any
+    cell is given to every class, so a '4' inside the green outline reads although no such
+    '4' was in the screenshots. The cell inside the lines stays the class's own, so a made
+    variant looks no more like another class than the class did. Returns the added groups.
+    """
+    looks: list[tuple[np.ndarray, set[str]]] = []
+    for group in groups:
+        if not group.name or group.name == IGNORE:
+            continue
+        pixels = group.image[mask].astype(np.int16)
+        for look, classes in looks:
+            if (np.abs(look - pixels).max(axis=1) <= TOLERANCE).mean() >= SAME_SHARE:
+                classes.add(group.name)
+                break
+        else:
+            looks.append((pixels, {group.name}))
+    shared = [look for look, _classes in looks]
+    if len(shared) < 2:
+        return []
+    added: list[Group] = []
+    for name, variants in class_templates(groups).items():
+        known = [g.image for g in variants]
+        for base in list(variants):
+            for look in shared:
+                image = base.image.copy()
+                image[mask] = look.astype(np.uint8)
+                if any(agreement(image, k, 0) >= 1.0 for k in known):
+                    continue
+                key = hashlib.sha1(image.tobytes()).hexdigest()[:8]
+                added.append(Group(key, image, [], name, f"{name} with another line colour"))
+                known.append(image)
+    return added
+
+
+def match_tolerance(groups: Sequence[Group], shots: Sequence[Shot], size: tuple[int, int]) -> int:
+    """The reader's per-channel tolerance for this skin: what the captures themselves vary by
+    (90th percentile of each cell's difference from its group's first cell: noise spread over
+    the cell, not a few odd pixels, which the reader's share-of-pixels score absorbs) plus 8,
+    between 8 and 48. Exact captures get 8, so a window background a shade off an empty
+    cell's colour does not pass for one."""
+    cut = {s: shot.lattice.cells(shot.image, size)[..., :3] for s, shot in enumerate(shots)}
+    worst = 0.0
+    for group in groups:
+        ref = group.image.astype(np.int16)
+        for smp in group.samples[:200]:
+            cell = cut[smp.shot][smp.y, smp.x].astype(np.int16)
+            diff = np.abs(cell - ref).max(axis=2)
+            worst = max(worst, float(np.percentile(diff, 90)))
+    return int(min(48, max(8, worst + 8)))
