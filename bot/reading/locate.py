@@ -35,8 +35,9 @@ from typing import Any
 import numpy as np
 
 from bot.errors import BoardNotFoundError, TwoBoardsError
-from bot.reading.classify import CellScores, cell_scale, classify_cells, sample_step
+from bot.reading.classify import CellScores, classify_cells
 from bot.reading.grid import Grid
+from bot.reading.matching import cell_scale, sample_step
 from bot.reading.skins import Skin, load_skins
 from bot.reading.whole import board_problem, check_whole, side_problem
 
