@@ -238,7 +238,7 @@ def make_player(world, reader=None, **kwargs):
         mouse,
         MouseMapping(1.0, 1.0),
         reader=reader or fake_reader(mines=world.size[2]),
-        out=lambda line: None,
+        out=kwargs.pop("out", lambda line: None),
         plan=min_risk_plan,
         park=(world.region.left + 1, world.region.top + 1),
         **kwargs,
@@ -387,6 +387,40 @@ def test_a_contradictory_board_stops_without_clicking():
 
     player, _ = make_player(world, reader=fake_reader(contradictory), mines=1)
     with pytest.raises(PlayError, match="nothing clicked"):
+        player.run(1)
+    assert world.opened == []
+
+
+def _flagged_reader(rows: list[str], mines: int = 10):
+    """A reader that always shows ``rows`` (a board with a player's flag on it)."""
+
+    def read(image, located):
+        reading = fake_read(image, located, mines)
+        return Reading(reading.located, Board("\n".join(rows)), "playing", 1)
+
+    return fake_reader(read)
+
+
+def test_a_player_s_wrong_flag_is_named_and_played_around():
+    """A flag beside a 0 contradicts the numbers: the bot says which flag, plans on the board
+    without it and never clicks the flagged cell (no misread, no stop on the contradiction)."""
+    world = World(9, 9, 10, seed=3)
+    rows = ["F0" + "." * 7, *["." * 9] * 8]
+    lines: list[str] = []
+    player, _ = make_player(world, reader=_flagged_reader(rows), mines=10, out=lines.append)
+    with pytest.raises(PlayError, match="already clicked"):  # the screen never changes here
+        player.run(1)
+    assert world.opened and (0, 0) not in world.opened
+    assert set(world.opened) <= {(2, 0), (0, 1), (1, 1), (2, 1)}  # the 0's other neighbours
+    assert any("the flag at (0, 0) contradicts the numbers" in line for line in lines)
+
+
+def test_safe_cells_only_under_wrong_flags_stop_with_the_flags_named():
+    world = World(5, 5, 3, seed=3)
+    # Without the flag the numbers prove (3, 2) safe, and no other cell.
+    rows = ["0001.", "1112.", "1.1F.", "11111", "00000"]
+    player, _ = make_player(world, reader=_flagged_reader(rows, 3), mines=3)
+    with pytest.raises(PlayError, match=r"under the player's flags at \(3, 2\): remove"):
         player.run(1)
     assert world.opened == []
 

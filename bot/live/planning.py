@@ -6,7 +6,7 @@ Nothing here looks at a screen: a :class:`solver.board.Board` in, cells out.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -142,3 +142,56 @@ def unopened(board: Board, batch: Sequence[PlannedClick]) -> bool:
     (False, True)
     """
     return any(board[c.x, c.y] in (COVERED, QUESTION) for c in batch)
+
+
+def least_risky_elsewhere(
+    board: Board, mines: int, unknown: Iterable[Position]
+) -> list[PlannedClick]:
+    """When the solver's only moves are cells the bot cannot click (``unknown``: of a class the
+    skin lacks; or under the player's flags): the covered cell least likely to be a mine among
+    the others, as a one-click plan ([] if none).
+
+    >>> least_risky_elsewhere(Board("1.\\n.."), 1, [(1, 0)])
+    [PlannedClick(x=0, y=1, p_mine=0.3333333333333333)]
+    """
+    from solver.probability import mine_probabilities
+
+    skip = set(unknown)
+    analysis = mine_probabilities(board, mines)
+    cells = [p for p in analysis.covered if p not in skip]
+    if not cells:
+        return []
+    risk = analysis.probabilities
+    x, y = min(cells, key=lambda p: (risk[p], p[::-1]))
+    return [PlannedClick(x, y, float(risk[(x, y)]))]
+
+
+def plan_despite_flags(
+    board: Board, mines: int, plan: Callable[[Board, int], list[PlannedClick]]
+) -> tuple[list[PlannedClick], str]:
+    """The clicks on a board whose player's flags contradict its numbers (people misflag), and
+    a line naming the wrong flag(s): planned on the board without the player's flags
+    (:func:`solver.position.analyse_position`), never on a flagged cell (a game ignores a click
+    there). Raises :class:`solver.errors.ContradictionError` when the numbers themselves do
+    not fit (a misread), and :class:`PlayError` when the only safe cells are under the flags.
+
+    >>> clicks, note = plan_despite_flags(Board("F0..\\n...."), 1, plan_clicks)
+    >>> [(c.x, c.y) for c in clicks], note.split(" contradicts")[0]
+    ([(2, 0), (0, 1), (1, 1), (2, 1)], 'the flag at (0, 0)')
+    """
+    from solver.board import FLAG
+    from solver.position import analyse_position
+
+    checked = analyse_position(board, mines)
+    flagged = {p for p, ch in board.items() if ch == FLAG}
+    planned = plan(checked.board, mines)
+    clicks = [c for c in planned if (c.x, c.y) not in flagged]
+    if not clicks and planned and planned[0].p_mine == 0.0:
+        cells = ", ".join(f"({c.x}, {c.y})" for c in planned)
+        raise PlayError(
+            f"{checked.note}; the only cells proven safe are under the player's flags at "
+            f"{cells}: remove those flags, nothing clicked"
+        )
+    if not clicks:
+        clicks = least_risky_elsewhere(checked.board, mines, flagged)
+    return clicks, checked.note

@@ -48,7 +48,9 @@ from bot.live.planning import (
     first_click,
     inconsistent_cells,
     is_blank,
+    least_risky_elsewhere,
     plan_clicks,
+    plan_despite_flags,
     unopened,
 )
 from bot.live.program_schema import FIRST_CLICK_RULES
@@ -61,12 +63,11 @@ from bot.live.unclear import (
     PartialReading,
     UnknownCellLog,
     end_shown,
-    least_risky_elsewhere,
     partial_board,
     reading_with_unknown,
 )
 from solver.board import Board
-from solver.errors import MinebotError
+from solver.errors import ContradictionError, MinebotError
 
 Position = tuple[int, int]
 
@@ -225,7 +226,11 @@ class Player:
         if not want_plan:
             return []
         unknown = set(getattr(reading, "unknown", ()))
-        plan = self.plan_for(reading.board, self.mine_count(reading))
+        try:
+            plan = self.plan_for(reading.board, self.mine_count(reading))
+        except ContradictionError:  # the player's flags, or a misread (raised again)
+            plan, note = plan_despite_flags(reading.board, self.mine_count(reading), self.plan)
+            self.out(note)
         kept = [c for c in plan if (c.x, c.y) not in unknown]
         if not kept and unknown:
             kept = least_risky_elsewhere(reading.board, self.mine_count(reading), unknown)

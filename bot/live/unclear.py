@@ -148,26 +148,6 @@ def reading_with_unknown(
     return PartialReading(located, board, judge(judged, located.skin, mines), mines, cells)
 
 
-def least_risky_elsewhere(board: Board, mines: int, unknown: Iterable[Position]) -> list[Any]:
-    """When the solver's only moves are ``unknown`` cells (opened, shown covered to it): the
-    covered cell least likely to be a mine among the others, as a one-click plan ([] if none).
-
-    >>> least_risky_elsewhere(Board("1.\\n.."), 1, [(1, 0)])
-    [PlannedClick(x=0, y=1, p_mine=0.3333333333333333)]
-    """
-    from bot.live.planning import PlannedClick
-    from solver.probability import mine_probabilities
-
-    skip = set(unknown)
-    analysis = mine_probabilities(board, mines)
-    cells = [p for p in analysis.covered if p not in skip]
-    if not cells:
-        return []
-    risk = analysis.probabilities
-    x, y = min(cells, key=lambda p: (risk[p], p[::-1]))
-    return [PlannedClick(x, y, float(risk[(x, y)]))]
-
-
 def classify_view(image: np.ndarray, located: Any) -> CellView:
     """The reader's classifier on every cell of ``located``'s grid, with the cells the reader
     refuses (below the skin's confidence or margin) marked doubtful."""
