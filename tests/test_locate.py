@@ -9,8 +9,8 @@ import numpy as np
 import pytest
 
 from bot.errors import BoardNotFoundError
-from bot.reading.locate import _key_colours
 from bot.reading.read import Grid, locate_board, read_frame
+from bot.reading.regions import key_colours
 from bot.reading.skins import find_skin, load_skins
 from solver.board import read_board
 from tests.fixture_cases import READER_CASES, reader_params
@@ -168,15 +168,15 @@ def test_winmine_reads_real_125_percent_cells(skins):
 def test_the_key_colours_period_picks_the_desktop_scaling(skin_dir, skins):
     """Fixed-pixel skins: of the scalings, the one drawn is matched first (the period of the key
     colours tells it), and another game's look-alike greys are not matched in the first pass."""
-    from bot.reading.locate import _candidate_pitches, _padded, _padding, _regions
+    from bot.reading.regions import candidate_pitches, find_regions, padded_box, search_padding
 
     skin = find_skin(skin_dir)
     frame = cv2.imread(str(FIXTURES / skin_dir / "expert-mid.png"))
     for scale in [1.0, *SCALES]:
         big = cv2.resize(frame, None, fx=scale, fy=scale, interpolation=cv2.INTER_LINEAR)
         small = cv2.resize(big, (big.shape[1] // 2, big.shape[0] // 2), cv2.INTER_NEAREST)
-        (core,) = _regions(big, small, skin)
-        pitches, later = _candidate_pitches(skin, big, _padded(core, _padding(skin), big))
+        (core,) = find_regions(big, small, skin)
+        pitches, later = candidate_pitches(skin, big, padded_box(core, search_padding(skin), big))
         # The period may also be half a cell (two blobs a cell): then twice the scale is
         # tried, after the right one. The others only if no board is found.
         assert pitches[0] == (skin.pitch_x * scale, skin.pitch_y * scale), scale
@@ -186,8 +186,8 @@ def test_the_key_colours_period_picks_the_desktop_scaling(skin_dir, skins):
         )
     other = cv2.imread(str(FIXTURES / "gnome-mines" / "big-mid.png"))
     small = cv2.resize(other, (other.shape[1] // 2, other.shape[0] // 2), cv2.INTER_NEAREST)
-    for core in _regions(other, small, skin):
-        first = _candidate_pitches(skin, other, _padded(core, _padding(skin), other))[0]
+    for core in find_regions(other, small, skin):
+        first = candidate_pitches(skin, other, padded_box(core, search_padding(skin), other))[0]
         # No listed scaling fits: only the period itself (any scaling 100-300 %) is tried.
         assert not set(first) & {(skin.pitch_x * s, skin.pitch_y * s) for s in skin.scales}
         assert len(first) <= 1
@@ -205,7 +205,7 @@ def test_a_board_amid_its_own_colour_is_still_found(skin_dir, lines, skins):
     png = FIXTURES / skin_dir / "expert-mid.png"
     frame = cv2.imread(str(png))
     skin = find_skin(skin_dir)
-    grey = _key_colours(skin)[0]
+    grey = key_colours(skin)[0]
     desk = np.full((1080, 1920, 3), grey.astype(np.uint8), np.uint8)
     if lines:
         desk[:, ::37] = 128

@@ -3,6 +3,7 @@ drawn at other desktop scalings (bot/reading/whole.py, bot/reading/locate.py).""
 
 from __future__ import annotations
 
+import itertools
 from dataclasses import replace
 from pathlib import Path
 
@@ -22,6 +23,10 @@ MIDS = [FIXTURES / s / n for s, n in [("sgt-mines", "expert-mid.png"),
         ("xdemineur", "intermediate-mid.png"), ("winmine", "expert-mid.png"),
         ("gnome-mines", "medium-mid.png")]]  # fmt: skip
 IDS = [p.parent.name for p in MIDS]
+#: Each game's smallest board, whose colours' period a big board beside it can drown.
+SMALLS = [FIXTURES / s / n for s, n in [("sgt-mines", "beginner-mid.png"),
+          ("xdemineur", "intermediate-mid.png"), ("winmine", "beginner-mid.png"),
+          ("gnome-mines", "small-mid.png")]]  # fmt: skip
 
 
 @pytest.fixture(scope="module")
@@ -99,6 +104,25 @@ def test_two_boards_side_by_side_are_refused(png, drop, skins):
     if drop == 0:
         assert refused.type is TwoBoardsError
         assert "boards in the picture: a " in str(refused.value)
+
+
+@pytest.mark.parametrize(
+    ("left", "right"),
+    list(itertools.permutations(range(len(MIDS)), 2)),
+    ids=[f"{IDS[a]}-{IDS[b]}" for a, b in itertools.permutations(range(len(MIDS)), 2)],
+)
+def test_two_boards_of_other_games_are_both_named(left, right, skins):
+    """A small board of another game beside a big one is seen even where one grey spreads over
+    both (the big board's period then rules the area): refused, both named."""
+    a, b = cv2.imread(str(MIDS[left])), cv2.imread(str(SMALLS[right]))
+    desk = np.full((max(a.shape[0], b.shape[0]) + 40, a.shape[1] + b.shape[1] + 80, 3),
+                   (90, 60, 30), np.uint8)  # fmt: skip
+    desk[20 : 20 + a.shape[0], 20 : 20 + a.shape[1]] = a
+    desk[20 : 20 + b.shape[0], 60 + a.shape[1] : 60 + a.shape[1] + b.shape[1]] = b
+    with pytest.raises(TwoBoardsError) as refused:
+        locate_board(desk, skins)
+    for i in (left, right):
+        assert f" {IDS[i]} board at x " in str(refused.value)
 
 
 def test_a_cut_board_says_which_edge(skins):

@@ -1,0 +1,147 @@
+"""Anchor cells and the lattice they lie on (step 2 of :mod:`bot.reading.locate`).
+
+The anchor templates (a covered cell, an empty revealed cell), stretched to a candidate pitch,
+are matched with :func:`cv2.matchTemplate`; good matches vote for the lattice phase (origin
+modulo pitch), and where cells grow with the window a least-squares fit of the matches gives
+the exact pitch.
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+
+import numpy as np
+
+from bot.reading.skins import Skin
+
+
+def _anchor_image(skin: Skin, anchor: str, px: float, py: float) -> np.ndarray:
+    """The anchor's grey image at pitch ``(px, py)`` (memoised per skin value and pitch)."""
+    return _anchor_image_at(skin, anchor, round(px, 3), round(py, 3))
+
+
+@lru_cache(maxsize=256)
+def _anchor_image_at(skin: Skin, anchor: str, px: float, py: float) -> np.ndarray:
+    import cv2
+
+    # The whole cell, grid lines and bevels included: they are what tells a cell from a
+    # flat area of the same colour.
+    gray = cv2.cvtColor(skin.templates[anchor], cv2.COLOR_BGR2GRAY)
+    sx, sy = px / skin.pitch_x, py / skin.pitch_y
+    if (round(sx, 3), round(sy, 3)) == (1, 1):
+        image = gray
+    else:
+        # Stretch a 3x3 tiling so the cell's edges blend with neighbours as on the screen.
+        h, w = gray.shape
+        size = (max(9, round(3 * w * sx)), max(9, round(3 * h * sy)))
+        interp = cv2.INTER_AREA if sx < 1 else cv2.INTER_LINEAR
+        tiled = cv2.resize(np.tile(gray, (3, 3)), size, interpolation=interp)
+        image = tiled[round(h * sy) : round(2 * h * sy), round(w * sx) : round(2 * w * sx)]
+        image = np.ascontiguousarray(image)
+    return image
+
+
+@lru_cache(maxsize=256)
+def _anchor_variance(skin: Skin, anchor: str, px: float, py: float) -> float:
+    """The variance of :func:`_anchor_image` (memoised per skin value and pitch)."""
+    return float(_anchor_image(skin, anchor, px, py).var())
+
+
+def _variance(skin: Skin, anchor: str, px: float, py: float, templ: np.ndarray) -> float:
+    """The variance of ``templ``, the anchor's image at ``(px, py)``."""
+    return _anchor_variance(skin, anchor, round(px, 3), round(py, 3))
+
+
+def anchor_matches(
+    gray: np.ndarray, skin: Skin, px: float, py: float
+) -> tuple[np.ndarray, np.ndarray]:
+    """Top-left corners (x, y) of cells whose anchor template matches well, in ``gray``."""
+    import cv2
+
+    xs_all, ys_all = [], []
+    for anchor in skin.anchors:
+        templ = _anchor_image(skin, anchor, px, py)
+        th, tw = templ.shape
+        if gray.shape[0] < th or gray.shape[1] < tw:
+            continue
+        variance = _variance(skin, anchor, px, py, templ)
+        if variance < 50:
+            continue  # a flat anchor would match every flat area of its colour
+        result = cv2.matchTemplate(gray, templ, cv2.TM_SQDIFF)
+        # Exact skins match with 0; smoothing (desktop scaling) blurs the edges, which costs a
+        # small part of the template's own contrast.
+        limit = max((skin.tolerance * 0.5) ** 2, 0.3 * variance) * templ.size
+        _, below = cv2.threshold(result, limit, 255, cv2.THRESH_BINARY_INV)
+        below = below.astype(np.uint8)
+        points = None
+        if cv2.countNonZero(below):  # else nothing like the anchor here: no minima to find
+            kernel = np.ones((max(3, int(py * 0.5)), max(3, int(px * 0.5))), np.uint8)
+            minimum = cv2.compare(result, cv2.erode(result, kernel), cv2.CMP_LE)
+            points = cv2.findNonZero(cv2.bitwise_and(below, minimum))
+        points = np.empty((0, 2)) if points is None else points.reshape(-1, 2)
+        xs, ys = points[:, 0], points[:, 1]
+        xs_all.append(xs.astype(float))
+        ys_all.append(ys.astype(float))
+        if xs.size >= 3:
+            break  # enough to place the lattice; the extent step does the rest
+    if not xs_all:
+        return np.empty(0), np.empty(0)
+    return np.concatenate(xs_all), np.concatenate(ys_all)
+
+
+def _phase(values: np.ndarray, pitch: float) -> float:
+    """The most voted-for position modulo ``pitch`` (circular, 1 px bins)."""
+    bins = max(1, int(round(pitch)))
+    phases = np.mod(values, pitch)
+    hist = np.bincount(np.floor(phases * bins / pitch).astype(int) % bins, minlength=bins)
+    smooth = hist + np.roll(hist, 1) + np.roll(hist, -1)
+    centre = (smooth.argmax() + 0.5) * pitch / bins
+    delta = (phases - centre + pitch / 2) % pitch - pitch / 2
+    near = np.abs(delta) <= 1.5
+    return float(centre + delta[near].mean()) if near.any() else float(centre)
+
+
+def place_lattice(
+    xs: np.ndarray, ys: np.ndarray, px: float, py: float, slack: float = 0.0
+) -> tuple[float, float, np.ndarray, np.ndarray, np.ndarray, np.ndarray] | None:
+    """Phase of the lattice, the lattice indices of the matches that sit on it (within
+    ``slack`` px more than usual) and their offsets from the even lattice."""
+    if xs.size < 2:
+        return None
+    fx, fy = _phase(xs, px), _phase(ys, py)
+    kx = np.round((xs - fx) / px)
+    ky = np.round((ys - fy) / py)
+    dx, dy = xs - fx - kx * px, ys - fy - ky * py
+    on = (np.abs(dx) <= 1.5 + slack) & (np.abs(dy) <= 1.5 + slack)
+    if on.sum() < 2:
+        return None
+    return fx, fy, kx[on].astype(int), ky[on].astype(int), dx[on], dy[on]
+
+
+def line_offsets(k: np.ndarray, d: np.ndarray, first: int, last: int) -> tuple[float, ...]:
+    """Per-line offsets ``first..last`` from the even lattice: the median offset of the matches
+    on each line, interpolated between lines without matches."""
+    known = np.unique(k)
+    med = np.array([np.median(d[k == v]) for v in known])
+    return tuple(float(v) for v in np.interp(np.arange(first, last + 1), known, med))
+
+
+def fit_pitch(
+    xs: np.ndarray, ys: np.ndarray, px: float, py: float, uneven: float = 0.0
+) -> tuple[float, float]:
+    """Least-squares pitch from matches spread over the board (cells that scale with the window)."""
+    fit_x, fit_y = px, py
+    for _ in range(2):
+        lat = place_lattice(xs, ys, fit_x, fit_y, 2 * uneven)
+        if lat is None:
+            return fit_x, fit_y
+        fx, fy = lat[0], lat[1]
+        on_x = np.round((xs - fx) / fit_x)
+        on_y = np.round((ys - fy) / fit_y)
+        slack = 2.5 + 2 * uneven
+        keep = (np.abs(xs - fx - on_x * fit_x) <= slack) & (np.abs(ys - fy - on_y * fit_y) <= slack)
+        if on_x[keep].size and np.ptp(on_x[keep]) >= 2:
+            fit_x = float(np.polyfit(on_x[keep], xs[keep], 1)[0])
+        if on_y[keep].size and np.ptp(on_y[keep]) >= 2:
+            fit_y = float(np.polyfit(on_y[keep], ys[keep], 1)[0])
+    return fit_x, fit_y

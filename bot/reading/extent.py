@@ -1,0 +1,309 @@
+"""How far a board reaches (step 3 of :mod:`bot.reading.locate`).
+
+The cells around the seeds (anchor matches on one lattice) are classified
+(:mod:`bot.reading.classify`; big cells at their own size every n-th pixel), the window growing
+while the board reaches its edge, so a border row without any anchor (all numbers) is still
+found, and the board frame stops the growth. On an uneven lattice (cells of two widths) the
+lines between and beyond the anchors are only estimated: when the board found stops short
+(anchors outside it, or a side line that reads like cells), each line is moved to where its
+cells read best and the board grown again; one that still stops short is marked cut.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+from typing import Any
+
+import numpy as np
+
+from bot.reading.anchors import line_offsets
+from bot.reading.classify import CellScores, classify_cells
+from bot.reading.grid import Grid
+from bot.reading.matching import cell_scale, sample_step
+from bot.reading.skins import Skin
+from bot.reading.whole import side_problem
+
+#: On an uneven lattice, a line along a side of the board found whose median confidence is at
+#: least this reads like cells, not like the board's surroundings: the board found may stop
+#: short (GNOME Mines: cells off by a pixel or two read 0.6-0.85, its background 0.15-0.25).
+SIDE_LEVEL = 0.5
+
+
+@dataclass(frozen=True)
+class Located:
+    """A board found in a picture: its skin, its grid and the scale (grid pitch / skin pitch)."""
+
+    skin: Skin
+    grid: Grid
+    scale: float
+
+
+@dataclass(frozen=True)
+class Candidate:
+    located: Located
+    score: float
+    mean_confidence: float
+    distance: float  # mean distance of the cells to their templates (lower: a closer fit)
+
+    passing: float = 1.0  # share of the board's cells that read clearly
+    #: Anchor matches lie outside the board found: it stops short of the board (refused).
+    cut: bool = False
+
+    @property
+    def clean(self) -> bool:
+        """Nearly every cell reads clearly (one under the pointer may not)."""
+        return self.passing >= 0.98
+
+    @property
+    def area(self) -> float:
+        grid = self.located.grid
+        return grid.cols * grid.rows * grid.pitch_x * grid.pitch_y
+
+    def better_than(self, other: Candidate | None) -> bool:
+        """Whole boards before cut ones (see below); clean readings first; then a clearly bigger
+        board (a fragment of a board loses to the board); between readings of about the same
+        area, the closest fit (the right pitch)."""
+        if other is None:
+            return True
+        if self.cut != other.cut:
+            # A whole board beats a cut one, unless the cut one is clearly bigger: a fragment
+            # elsewhere must not stand in for a board that could not be read whole (refused).
+            cut, whole = (self, other) if self.cut else (other, self)
+            return (self is cut) == (cut.area > 1.5 * whole.area)
+        if self.clean != other.clean:
+            return self.clean
+        ratio = self.area / other.area
+        if ratio > 1.5 or ratio < 1 / 1.5:
+            return ratio > 1
+        if self.clean:
+            return self.distance < other.distance
+        return self.score > other.score
+
+
+def board_extent(
+    frame: np.ndarray,
+    skin: Skin,
+    fx: float,
+    fy: float,
+    px: float,
+    py: float,
+    seeds: tuple[np.ndarray, np.ndarray],
+    roi: tuple[int, int, int, int],
+    shifts: tuple[np.ndarray, np.ndarray] | None = None,
+) -> Candidate | None:
+    """The board around the seed cells: classify every lattice cell of the search area at
+    once, keep the connected group of confidently read cells holding most seeds, and take its
+    bounding box. The board's frame (never a cell) cuts the group off from look-alike areas.
+
+    Seeds left outside the group mean the group stopped inside the board: on an uneven lattice
+    the lines are then placed again by how well their cells read (:func:`_fit_offsets`); if
+    seeds still lie outside, the candidate is marked ``cut`` (a smaller board is never given)."""
+    x0, y0, x1, y1 = roi
+    kx0, kx1 = int(np.ceil((x0 - fx) / px)), int(np.floor((x1 - fx) / px)) - 1
+    ky0, ky1 = int(np.ceil((y0 - fy) / py)), int(np.floor((y1 - fy) / py)) - 1
+    if kx1 < kx0 or ky1 < ky0:
+        return None
+    kx, ky = seeds
+    lattice = _Lattice(fx, fy, px, py, (kx0, ky0, kx1, ky1))
+    if shifts is not None:
+        lattice = replace(
+            lattice,
+            col_offsets=line_offsets(kx, shifts[0], kx0, kx1),
+            row_offsets=line_offsets(ky, shifts[1], ky0, ky1),
+        )
+    inside = (kx >= kx0) & (kx <= kx1) & (ky >= ky0) & (ky <= ky1)
+    if not inside.any():
+        return None
+    kx, ky = kx[inside], ky[inside]
+    # Finding the board needs no pixel-by-pixel look at big cells drawn at the skin's own
+    # size: about 16 samples across each (the reader then compares every pixel). Stretched
+    # cells keep every pixel: their blurred edges already cost some of each cell's score.
+    own_size = cell_scale(_grid(fx, fy, px, py, 0, 0, 0, 0), skin) == (1.0, 1.0)
+    step = max(sample_step(skin), int(min(px, py) // 16)) if own_size else sample_step(skin)
+    window = (
+        max(kx0, kx.min() - 2),
+        max(ky0, ky.min() - 2),
+        min(kx1, kx.max() + 2),
+        min(ky1, ky.max() + 2),
+    )
+    grown = _grow(frame, skin, lattice, window, (kx, ky), step)
+    if grown is None:
+        return None
+    # Lines an uneven lattice's anchors did not place may be off by a few pixels; elsewhere
+    # the lattice is exact, and a look-alike margin may read like cells.
+    short = shifts is not None and _stops_short(frame, lattice, grown, (kx, ky))
+    for _ in range(3):  # the window widens as lines are placed: place the new ones too
+        if not short:
+            break
+        fitted = grown[0]
+        lattice = _fit_offsets(frame, skin, lattice, fitted, step)
+        grown = _grow(frame, skin, lattice, fitted, (kx, ky), step)
+        if grown is None:
+            return None
+        short = _stops_short(frame, lattice, grown, (kx, ky))
+        if grown[0] == fitted:
+            break  # every line of the window placed: no better to be had
+    (wx0, wy0, _, _), scores, (bx0, by0, bx1, by1) = grown
+    if (bx1 - bx0 + 1) * (by1 - by0 + 1) < 4:
+        return None
+    conf = scores.confidence[by0 : by1 + 1, bx0 : bx1 + 1]
+    theta = skin.min_confidence
+    # Clean cells count +1, doubtful ones down to -1: a look-alike read at the wrong pitch
+    # (many cells, all so-so) loses to the real board (cells that match exactly).
+    score = float(np.clip((conf - theta) / (1 - theta), -1, 1).sum())
+    board = lattice.grid(wx0 + bx0, wy0 + by0, wx0 + bx1, wy0 + by1)
+    located = Located(skin, board, float(px / skin.pitch_x))
+    distance = float(scores.distance[by0 : by1 + 1, bx0 : bx1 + 1].mean())
+    readable = (conf >= theta) & (scores.margin[by0 : by1 + 1, bx0 : bx1 + 1] >= skin.min_margin)
+    return Candidate(located, score, float(conf.mean()), distance, float(readable.mean()), short)
+
+
+@dataclass(frozen=True)
+class _Lattice:
+    """The lattice a board is searched on: phase ``(fx, fy)``, pitch, the lattice indices
+    ``(kx0, ky0, kx1, ky1)`` inside the search area and, on uneven lattices, each line's offset
+    from the even lattice (index 0: line ``kx0`` / ``ky0``)."""
+
+    fx: float
+    fy: float
+    px: float
+    py: float
+    limits: tuple[int, int, int, int]
+    col_offsets: tuple[float, ...] = ()
+    row_offsets: tuple[float, ...] = ()
+
+    def grid(self, x0: int, y0: int, x1: int, y1: int) -> Grid:
+        """The grid of lattice cells ``x0..x1`` by ``y0..y1`` (inclusive), lines offset."""
+        kx0, ky0 = self.limits[:2]
+        return replace(
+            _grid(self.fx, self.fy, self.px, self.py, x0, y0, x1, y1),
+            col_offsets=self.col_offsets[x0 - kx0 : x1 - kx0 + 1],
+            row_offsets=self.row_offsets[y0 - ky0 : y1 - ky0 + 1],
+        )
+
+
+#: What :func:`_grow` finds: the window classified ``(x0, y0, x1, y1)`` (lattice indices), its
+#: scores and the board's box in the window ``(bx0, by0, bx1, by1)`` (inclusive).
+_Grown = tuple[tuple[int, int, int, int], CellScores, tuple[int, int, int, int]]
+
+
+def _grow(
+    frame: np.ndarray,
+    skin: Skin,
+    lattice: _Lattice,
+    window: tuple[int, int, int, int],
+    seeds: tuple[np.ndarray, np.ndarray],
+    step: int,
+) -> _Grown | None:
+    """Classify ``window`` (lattice indices) and keep the connected group of confidently read
+    cells holding most seeds, widening the window while the group reaches its edge (cheaper
+    than the whole search area)."""
+    import cv2
+
+    kx0, ky0, kx1, ky1 = lattice.limits
+    wx0, wy0, wx1, wy1 = window
+    kx, ky = seeds
+    for _ in range(50):
+        scores = classify_cells(frame, lattice.grid(wx0, wy0, wx1, wy1), skin, step)
+        # Stricter than reading: a cell must match clearly to extend the board, so look-alike
+        # areas next to it (a margin of the same grey) stay out; the reader judges every cell.
+        good = (scores.confidence >= (1 + skin.min_confidence) / 2) & (
+            scores.margin >= skin.min_margin
+        )
+        count, labels = cv2.connectedComponents(good.astype(np.uint8), connectivity=8)
+        votes = np.bincount(labels[ky - wy0, kx - wx0], minlength=count)
+        votes[0] = 0
+        if votes.max() == 0:
+            return None
+        ys, xs = np.nonzero(labels == votes.argmax())
+        bx0, by0, bx1, by1 = xs.min(), ys.min(), xs.max(), ys.max()
+        grow = (
+            4 * (bx0 == 0 and wx0 > kx0),
+            4 * (by0 == 0 and wy0 > ky0),
+            4 * (bx1 == wx1 - wx0 and wx1 < kx1),
+            4 * (by1 == wy1 - wy0 and wy1 < ky1),
+        )
+        if not any(grow):
+            break
+        wx0, wy0 = max(kx0, wx0 - grow[0]), max(ky0, wy0 - grow[1])
+        wx1, wy1 = min(kx1, wx1 + grow[2]), min(ky1, wy1 + grow[3])
+    return (wx0, wy0, wx1, wy1), scores, (int(bx0), int(by0), int(bx1), int(by1))
+
+
+def _stops_short(
+    frame: np.ndarray, lattice: _Lattice, grown: _Grown, seeds: tuple[np.ndarray, np.ndarray]
+) -> bool:
+    """Whether the board found stops inside the board: anchor matches on the lattice lie
+    beyond a side that does not end at a frame (beyond a frame they are another board's), or
+    a line along one of its sides reads like cells (median confidence at least
+    :data:`SIDE_LEVEL`) where a board's surroundings read as nothing."""
+    (wx0, wy0, _, _), scores, (bx0, by0, bx1, by1) = grown
+    kx, ky = seeds[0] - wx0, seeds[1] - wy0
+    beyond = {
+        "left": (kx < bx0).any(),
+        "right": (kx > bx1).any(),
+        "top": (ky < by0).any(),
+        "bottom": (ky > by1).any(),
+    }
+    if any(beyond.values()):
+        grid = lattice.grid(wx0 + bx0, wy0 + by0, wx0 + bx1, wy0 + by1)
+        if any(side_problem(frame, grid, side) for side, out in beyond.items() if out):
+            return True
+    conf = scores.confidence
+    h, w = conf.shape
+    sides = [
+        conf[by0 : by1 + 1, bx0 - 1] if bx0 > 0 else None,
+        conf[by0 : by1 + 1, bx1 + 1] if bx1 + 1 < w else None,
+        conf[by0 - 1, bx0 : bx1 + 1] if by0 > 0 else None,
+        conf[by1 + 1, bx0 : bx1 + 1] if by1 + 1 < h else None,
+    ]
+    return any(side is not None and np.median(side) >= SIDE_LEVEL for side in sides)
+
+
+def _fit_offsets(
+    frame: np.ndarray, skin: Skin, lattice: _Lattice, window: tuple[int, int, int, int], step: int
+) -> _Lattice:
+    """Each column's, then each row's offset moved by whole pixels (up to the skin's
+    ``uneven_px``) to where the line's cells read best: the anchor matches place the lines
+    only where they are, and a board of few anchors (a lost dense board is nearly all mines)
+    leaves lines guessed between matches or beyond the last one."""
+    wx0, wy0, wx1, wy1 = window
+    kx0, ky0 = lattice.limits[:2]
+    reach = int(np.ceil(skin.uneven_px))
+    moves = np.arange(-reach, reach + 1)
+    for axis in (1, 0):  # columns (a line along axis 0 of the scores), then rows
+        name = "col_offsets" if axis == 1 else "row_offsets"
+        first, lo, hi = (kx0, wx0, wx1) if axis == 1 else (ky0, wy0, wy1)
+        phase, pitch = (lattice.fx, lattice.px) if axis == 1 else (lattice.fy, lattice.py)
+        offsets = np.array(getattr(lattice, name))
+        # Such lattices are of whole-pixel cells: each line starts on a whole pixel.
+        even = phase + (first + np.arange(offsets.size)) * pitch
+        offsets = np.round(even + offsets) - even
+        part = slice(lo - first, hi - first + 1)
+        # Mean confidence of each line with all the window's lines moved by each amount.
+        quality = []
+        for move in moves:
+            moved = offsets.copy()
+            moved[part] += move
+            changes: dict[str, Any] = {name: tuple(moved)}
+            trial = replace(lattice, **changes)
+            conf = classify_cells(frame, trial.grid(wx0, wy0, wx1, wy1), skin, step).confidence
+            quality.append(conf.mean(axis=1 - axis))
+        best = moves[np.argmax(np.array(quality), axis=0)]
+        # Lines beyond the window follow the nearest line inside it.
+        offsets += np.interp(np.arange(offsets.size), np.arange(lo, hi + 1) - first, best)
+        final: dict[str, Any] = {name: tuple(float(v) for v in offsets)}
+        lattice = replace(lattice, **final)
+    return lattice
+
+
+def _grid(fx: float, fy: float, px: float, py: float, x0: int, y0: int, x1: int, y1: int) -> Grid:
+    """The grid of lattice cells ``x0..x1`` by ``y0..y1`` (inclusive)."""
+    return Grid(
+        float(fx + x0 * px),
+        float(fy + y0 * py),
+        float(px),
+        float(py),
+        int(x1 - x0 + 1),
+        int(y1 - y0 + 1),
+    )

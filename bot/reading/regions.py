@@ -1,0 +1,298 @@
+"""Where to look for a board: the areas of a picture dense in a skin's key colours, and the cell
+pitches worth trying there (step 1 of :mod:`bot.reading.locate`).
+
+The most common colour of each anchor template (a covered cell, an empty revealed cell) is
+looked up in the picture, sampled every other pixel. Flat colours survive desktop scaling, so
+this works at every scale, and skins whose colours are absent cost almost nothing. How often
+those colours repeat across an area (a 1-D autocorrelation of per-column counts) gives the
+pitches to try: the skin's desktop scalings that draw cells that wide, or for games whose cells
+grow with the window that period itself.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from functools import lru_cache
+
+import numpy as np
+
+from bot.reading.skins import Skin
+
+#: Cell pitches ``(px, py)`` to try, in frame pixels.
+Pitches = list[tuple[float, float]]
+
+
+#: How far (relative) a fixed-pixel skin's scaled pitch may be from the period of its key
+#: colours in an area and still be tried there (measured on the fixtures at 100-200 %: at most
+#: 1.3 % apart).
+PERIOD_SLACK = 0.03
+
+
+#: The desktop scalings fixed-pixel skins are looked for at: those the skin lists first, and
+#: any other in this range when its key colours repeat at such a pitch.
+DESKTOP_SCALING = (1.0, 3.0)
+
+
+#: Half the key colours' period is the period when they repeat there at least this strongly
+#: (autocorrelation, against that at the whole period).
+HALF_PERIOD_SHARE = 0.8
+
+
+@lru_cache(maxsize=64)
+def anchor_colour(skin: Skin, anchor: str) -> np.ndarray:
+    """The most common colour of an anchor template (BGR, int16); memoised per skin value."""
+    # Each BGR pixel as one number: counting those is much cheaper than rows of three.
+    bgr = skin.templates[anchor].reshape(-1, 3).astype(np.int32)
+    packed = (bgr[:, 0] << 16) | (bgr[:, 1] << 8) | bgr[:, 2]
+    values, counts = np.unique(packed, return_counts=True)
+    top = int(values[counts.argmax()])
+    return np.array([top >> 16, (top >> 8) & 255, top & 255], np.int16)
+
+
+def key_colours(skin: Skin) -> list[np.ndarray]:
+    """The anchors' most common colours (BGR), each once."""
+    colours: list[np.ndarray] = []
+    for anchor in skin.anchors:
+        colour = anchor_colour(skin, anchor)
+        if not any((colour == c).all() for c in colours):
+            colours.append(colour)
+    return colours
+
+
+def key_mask(area: np.ndarray, skin: Skin, colours: list[np.ndarray] | None = None) -> np.ndarray:
+    """255 where ``area`` shows one of the skin's key colours (or of ``colours``), else 0."""
+    import cv2
+
+    tol = max(6, skin.tolerance // 3)
+    mask = np.zeros(area.shape[:2], np.uint8)
+    for colour in key_colours(skin) if colours is None else colours:
+        lo = np.clip(colour - tol, 0, 255).astype(np.uint8)
+        hi = np.clip(colour + tol, 0, 255).astype(np.uint8)
+        in_range: np.ndarray = cv2.inRange(area, lo, hi)
+        mask |= in_range
+    return mask
+
+
+def find_regions(
+    frame: np.ndarray, small: np.ndarray, skin: Skin
+) -> list[tuple[int, int, int, int]]:
+    """Boxes ``(x0, y0, x1, y1)`` of the frame dense in the skin's key colours (``small``: the
+    frame sampled every other pixel); boxes that would overlap once padded are merged, so a
+    board is searched once."""
+    import cv2
+
+    step = 2
+    mask = key_mask(small, skin)
+    # Density in blocks about a third of the smallest cell, then close the gaps between cells.
+    smallest = min(skin.pitch_x, skin.pitch_y) * min(skin.scales + (1.0,))
+    if skin.scales_with_window:
+        smallest = skin.pitch_range[0]
+    block = max(2, int(smallest / step / 2))
+    h, w = mask.shape
+    hb, wb = h // block, w // block
+    if hb == 0 or wb == 0:
+        return []
+    # Block means by area resampling (exact for whole blocks, and a tenth of numpy's cost).
+    dens = cv2.resize(mask[: hb * block, : wb * block], (wb, hb), interpolation=cv2.INTER_AREA)
+    dense: np.ndarray = (dens > 255 * 0.15).astype(np.uint8)
+    dense = cv2.dilate(dense, np.ones((5, 5), np.uint8))
+    count, labels, stats, _ = cv2.connectedComponentsWithStats(dense, connectivity=8)
+    cores = []
+    for i in range(1, count):
+        x, y, bw, bh, _area = stats[i]
+        if bw * block * step < smallest * 2 or bh * block * step < smallest * 2:
+            continue  # smaller than two cells
+        x0, y0 = x * block * step, y * block * step
+        cores.append((x0, y0, x0 + bw * block * step, y0 + bh * block * step))
+    # Areas that would share cells once padded are one area.
+    return merge_overlapping(cores, gap=2 * search_padding(skin))
+
+
+def search_padding(skin: Skin, pitch: float | None = None) -> int:
+    """How far around a dense area to search: two cells (of ``pitch``, else of the biggest
+    size the skin's cells come in), for a border row of numbers without any key colour."""
+    largest = max(skin.pitch_range[1], max(skin.pitch_x, skin.pitch_y) * DESKTOP_SCALING[1])
+    return int(np.ceil(2 * (largest if pitch is None else pitch)))
+
+
+def padded_box(
+    box: tuple[int, int, int, int], pad: int, frame: np.ndarray
+) -> tuple[int, int, int, int]:
+    """``box`` grown by ``pad`` px on every side, inside the frame."""
+    x0, y0, x1, y1 = box
+    h, w = frame.shape[:2]
+    return max(0, x0 - pad), max(0, y0 - pad), min(w, x1 + pad), min(h, y1 + pad)
+
+
+def merge_overlapping(
+    boxes: list[tuple[int, int, int, int]], gap: int = 0
+) -> list[tuple[int, int, int, int]]:
+    """``boxes`` with every pair closer than ``gap`` px (or overlapping) replaced by the box
+    around both.
+
+    >>> merge_overlapping([(0, 0, 10, 10), (50, 50, 60, 60), (5, 5, 20, 20)])
+    [(0, 0, 20, 20), (50, 50, 60, 60)]
+    >>> merge_overlapping([(0, 0, 10, 10), (15, 0, 20, 10)], gap=6)
+    [(0, 0, 20, 10)]
+    """
+    out = [(int(a), int(b), int(c), int(d)) for a, b, c, d in boxes]
+    i = 0
+    while i < len(out):
+        a = out[i]
+        j = next(
+            (j for j in range(i + 1, len(out))
+             if a[0] < out[j][2] + gap and out[j][0] < a[2] + gap
+             and a[1] < out[j][3] + gap and out[j][1] < a[3] + gap),
+            None,
+        )  # fmt: skip
+        if j is None:
+            i += 1
+            continue
+        b = out.pop(j)
+        out[i] = (min(a[0], b[0]), min(a[1], b[1]), max(a[2], b[2]), max(a[3], b[3]))
+        i = 0  # the bigger box may now reach an earlier one
+    return out
+
+
+def _blob_pitches(frame: np.ndarray, skin: Skin, roi: tuple[int, int, int, int]) -> list[float]:
+    """For cells that grow with the window: pitches suggested by the blobs of an anchor's main
+    colour in the area (a covered tile is a square of one colour, separated from the next by
+    a gap), scaled by how wide that colour is inside the skin's image."""
+    import cv2
+
+    x0, y0, x1, y1 = roi
+    area = frame[y0:y1, x0:x1]
+    tol = max(6, skin.tolerance // 3)
+    found: list[float] = []
+    for anchor in skin.anchors:
+        colour = anchor_colour(skin, anchor)
+        inside = np.all(np.abs(skin.templates[anchor].astype(np.int16) - colour) <= tol, axis=2)
+        cols, rows = np.nonzero(inside.any(axis=0))[0], np.nonzero(inside.any(axis=1))[0]
+        if cols.size == 0:
+            continue
+        width, height = int(np.ptp(cols)) + 1, int(np.ptp(rows)) + 1
+        if width >= skin.pitch_x - 1:
+            continue  # the colour reaches the cell's edges: no blob per cell
+        mask = key_mask(area, skin, [colour])
+        count, _, stats, _ = cv2.connectedComponentsWithStats(mask, connectivity=4)
+        w, h, n = stats[1:, 2], stats[1:, 3], stats[1:, 4]
+        smallest = skin.pitch_range[0] * width / skin.pitch_x
+        largest = skin.pitch_range[1] * width / skin.pitch_x
+        square = (w >= smallest) & (w <= largest) & (np.abs(w - h * width / height) <= 2)
+        square &= n >= 0.6 * w * h
+        if square.sum() >= 3:
+            found.append(float(np.median(w[square])) * skin.pitch_x / width)
+    return found
+
+
+def _colour_period(
+    frame: np.ndarray, skin: Skin, roi: tuple[int, int, int, int], shortest: float, longest: float
+) -> float | None:
+    """How often the skin's key colours repeat from left to right in the area (px, to a
+    fraction), looked for between ``shortest`` and ``longest``; None when they do not show.
+
+    Counting the key-colour pixels of each column gives a profile that rises and falls once
+    per cell on a board; its autocorrelation finds the period (:mod:`bot.reading.lattice`), all in
+    one dimension, so this costs a fraction of one template match.
+    """
+    import cv2
+
+    from bot.errors import LatticeError
+    from bot.reading.lattice import estimate_pitch, refine_pitch
+
+    x0, y0, x1, y1 = roi
+    # Every other row is plenty for a per-column count (cells are many rows tall).
+    mask = key_mask(frame[y0:y1:2, x0:x1], skin)
+    profile = cv2.reduce(mask, 0, cv2.REDUCE_SUM, dtype=cv2.CV_32S)[0].astype(np.float64)
+    smallest = max(3, int(shortest))
+    if not profile.any() or profile.size < 4 * smallest:
+        return None
+    # Only the part that rises and falls from cell to cell: take away the running mean.
+    kernel = np.ones(smallest) / smallest
+    detrended = np.maximum(profile - np.convolve(profile, kernel, mode="same"), 0)
+    try:
+        coarse = estimate_pitch(detrended[None, :], smallest, int(np.ceil(longest)))
+    except LatticeError:
+        return None
+    # Over a long range a multiple of the period can score as well as the period itself:
+    # half of it wins when the colours repeat there about as strongly.
+    centred = detrended - detrended.mean()
+    corr = np.correlate(centred, centred, mode="full")[centred.size - 1 :]
+    while coarse // 2 >= smallest:
+        half = corr[max(coarse // 2 - 1, 1) : coarse // 2 + 2].max()
+        if half < HALF_PERIOD_SHARE * corr[max(coarse - 1, 1) : coarse + 2].max():
+            break
+        coarse //= 2
+    return refine_pitch(profile, coarse)
+
+
+def candidate_pitches(
+    skin: Skin, frame: np.ndarray | None = None, roi: tuple[int, int, int, int] | None = None
+) -> tuple[Pitches, Callable[[], Pitches]]:
+    """Pitches to try in the area ``roi`` of ``frame`` first, and a function giving the ones
+    to try only if no board is found with those.
+
+    First: the skin's desktop scalings that fit the period of its key colours there (all of
+    them where no period shows), or for cells that grow with the window that period itself
+    (where it is in the skin's range; the blob pitches where no period shows). Later: the other
+    scalings, or the pitches the colour blobs suggest. Without a frame, the
+    scalings, or a range of pitches from the skin's own size outwards."""
+    if not skin.scales_with_window:
+        pitches = [(skin.pitch_x * s, skin.pitch_y * s) for s in skin.scales]
+        if frame is None or roi is None:
+            return pitches, list
+        lo = min(p for p, _ in pitches)
+        hi = max(max(p for p, _ in pitches), skin.pitch_x * DESKTOP_SCALING[1])
+        period = _colour_period(frame, skin, roi, 0.45 * lo, 1.1 * hi)
+        if period is None:
+            return pitches, list
+        # A board's key colours repeat with its cell pitch (or twice per cell): only the
+        # scalings that draw cells that wide are worth matching first. None fits: most likely
+        # another game whose colours happen to be close.
+        first = [
+            (px, py)
+            for k in (1, 2)
+            for px, py in pitches
+            if abs(px / (k * period) - 1) <= PERIOD_SLACK
+        ]
+        if not first:
+            # A scaling the skin does not list (fractional, or beyond 200 %): the period is
+            # the pitch (or half of it), fitted to the anchors found (see _search_area).
+            lo_scale, hi_scale = DESKTOP_SCALING
+            first = [
+                (k * period, k * period * skin.pitch_y / skin.pitch_x)
+                for k in (1, 2)
+                if lo_scale * (1 - PERIOD_SLACK)
+                <= k * period / skin.pitch_x
+                <= hi_scale * (1 + PERIOD_SLACK)
+            ]
+        first = list(dict.fromkeys(first))
+        return first, lambda: [p for p in pitches if p not in first]
+    ratio = skin.pitch_y / skin.pitch_x
+    if frame is not None and roi is not None:
+        lo, hi = skin.pitch_range
+        period = _colour_period(frame, skin, roi, 0.9 * lo, 1.1 * hi)
+
+        def blobs() -> Pitches:  # slower: for areas without a clear period
+            found = dict.fromkeys(round(b, 1) for b in _blob_pitches(frame, skin, roi))
+            return [(p, p * ratio) for p in found if period is None or abs(p - period) > 0.5]
+
+        if period is None:
+            return blobs(), list
+        if lo <= period <= hi:
+            if skin.uneven_px:  # whole-pixel cells: the wider ones are the drawn size
+                period = float(np.ceil(period - 1e-6))
+            return [(period, period * ratio)], blobs
+        return [], blobs  # a clear period, but not of cells this skin draws: most likely none
+    lo, hi = skin.pitch_range
+    steps = [float(skin.pitch_x)]
+    p = skin.pitch_x / 1.07
+    while p >= lo:
+        steps.append(p)
+        p /= 1.07  # neighbouring steps overlap; the lattice fit finds the exact pitch
+    p = skin.pitch_x * 1.07
+    while p <= hi:
+        steps.append(p)
+        p *= 1.07
+    steps.sort(key=lambda v: abs(np.log(v / skin.pitch_x)))
+    return [(p, p * ratio) for p in steps], list
