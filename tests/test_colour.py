@@ -151,3 +151,19 @@ def test_gnome_question_mark_reads_exactly_or_is_refused_by_name(case):
         assert case is not None or cell in err.cells, str(err)
         return
     assert str(board) == text
+
+
+@pytest.mark.parametrize("case", EXACT)
+@pytest.mark.parametrize("name", SAMPLE)
+def test_mild_colour_changes_are_found_from_the_picture_alone(name, case, located):
+    """No clear frame before (a screenshot replayed, a screen with night light from the start):
+    the board is found by its recoloured skin, at the same place, and read exactly."""
+    frame = MILD[case](cv2.imread(str(FIXTURES / f"{name}.png")))
+    found = locate_board(frame)
+    assert (found.skin.name, found.grid.cols, found.grid.rows) == (
+        located[name].skin.name, located[name].grid.cols, located[name].grid.rows,
+    )  # fmt: skip
+    apart = zip(found.grid.bounds, located[name].grid.bounds, strict=True)
+    assert max(abs(a - b) for a, b in apart) < 1.5
+    board = read_frame(frame, found, ReaderState()).board
+    assert board == read_board(str(FIXTURES / f"{name}.txt"))

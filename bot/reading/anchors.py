@@ -101,6 +101,32 @@ def _phase(values: np.ndarray, pitch: float) -> float:
     return float(centre + delta[near].mean()) if near.any() else float(centre)
 
 
+def matches_at_pitch(
+    roi: np.ndarray, skin: Skin, px: float, py: float
+) -> tuple[np.ndarray, np.ndarray, float, float] | None:
+    """Anchor matches ``(xs, ys)`` in the grey area ``roi`` at pitch ``(px, py)`` and the pitch
+    they fit: cells that grow with the window, or a scaling the skin does not list, are drawn
+    at a pitch only known to a fraction, fitted to the matches (and matched again at that size
+    when it is half a pixel or more away). None with fewer than two matches."""
+    xs, ys = anchor_matches(roi, skin, px, py)
+    if xs.size < 2:
+        return None
+    listed = any(abs(px - skin.pitch_x * k) < 1e-6 for k in skin.scales)
+    if skin.scales_with_window or not listed:
+        fit_x, fit_y = fit_pitch(xs, ys, px, py, skin.uneven_px)
+        if skin.uneven_px:  # whole-pixel cells: the wider ones are the drawn size
+            ax, ay = float(np.ceil(fit_x - 1e-6)), float(np.ceil(fit_y - 1e-6))
+        else:
+            ax, ay = fit_x, fit_y
+        if max(abs(ax - px), abs(ay - py)) > 0.5:
+            # Match again with anchors drawn at the size found, for exact positions.
+            xs, ys = anchor_matches(roi, skin, ax, ay)
+            if xs.size < 2:
+                return None
+        px, py = fit_x, fit_y
+    return xs, ys, px, py
+
+
 def place_lattice(
     xs: np.ndarray, ys: np.ndarray, px: float, py: float, slack: float = 0.0
 ) -> tuple[float, float, np.ndarray, np.ndarray, np.ndarray, np.ndarray] | None:

@@ -18,13 +18,15 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Callable, Sequence
+from dataclasses import replace
 from functools import lru_cache
 
 import numpy as np
 
 from bot.errors import BoardNotFoundError, TwoBoardsError
-from bot.reading.anchors import anchor_matches, fit_pitch, place_lattice
+from bot.reading.anchors import matches_at_pitch, place_lattice
 from bot.reading.extent import Candidate, Located, board_extent
+from bot.reading.recolour import learn_curve, looks_recoloured, rough_curves, seed_grids, toned_skin
 from bot.reading.regions import (
     Pitches,
     candidate_pitches,
@@ -46,6 +48,8 @@ MAX_BOARDS = 3
 MIN_OTHER_CELLS = 9
 
 
+#: Most blocks of seed cells a screen's tone curve is sought from, per rough shift.
+MAX_SEEDS = 3
 #: Fewest anchor matches beyond a board found that are looked at as another board.
 MIN_ANCHORS = 3
 
@@ -55,7 +59,6 @@ def locate_board(frame_bgr: np.ndarray, skins: Sequence[Skin] | None = None) -> 
 
     Raises :class:`~bot.errors.BoardNotFoundError` when no skin's board is there.
     """
-    import cv2
 
     if frame_bgr is None or frame_bgr.ndim != 3 or frame_bgr.shape[2] not in (3, 4):
         raise BoardNotFoundError("not a colour picture (expected an H x W x 3 or 4 array)")
@@ -67,6 +70,48 @@ def locate_board(frame_bgr: np.ndarray, skins: Sequence[Skin] | None = None) -> 
         raise BoardNotFoundError(
             f"no board found in the {frame.shape[1]}x{frame.shape[0]} picture (too small)"
         )
+    try:
+        return _locate(frame, skins)
+    except TwoBoardsError:
+        raise
+    except BoardNotFoundError as refused:
+        found = _locate_recoloured(frame, skins)
+        if found is None:
+            raise refused from None
+        return found
+
+
+def _locate_recoloured(frame: np.ndarray, skins: Sequence[Skin]) -> Located | None:
+    """The board on a screen whose colours are not the skin's (see
+    :mod:`bot.reading.recolour`), or None. Refusals of the picture recoloured (a cut board,
+    two boards) are the picture's: they are raised."""
+    for skin in skins:
+        for rough in rough_curves(frame, skin):
+            curve = None
+            for seeds in seed_grids(frame, toned_skin(skin, rough))[:MAX_SEEDS]:
+                curve = learn_curve(frame, seeds, skin, rough)
+                if curve is not None:
+                    break
+            if curve is None:
+                continue
+            toned = toned_skin(skin, curve)
+            try:
+                located = _locate(frame, [toned])
+            except TwoBoardsError:
+                raise
+            except BoardNotFoundError:
+                continue
+            if not looks_recoloured(frame, located.grid, toned):
+                continue  # another game's cells, only like the skin's through the curve
+            return replace(located, skin=skin)
+    return None
+
+
+def _candidates(frame: np.ndarray, skins: Sequence[Skin]) -> list[Candidate]:
+    """Every skin's boards in ``frame``, by the pitches its colours' period suggests, then by
+    the others if no board reads clearly."""
+    import cv2
+
     gray = cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY)
     # Every skin's first look is at the frame sampled every other pixel: made once for all.
     h, w = frame.shape[:2]
@@ -82,7 +127,13 @@ def locate_board(frame_bgr: np.ndarray, skins: Sequence[Skin] | None = None) -> 
         # before giving up.
         for skin, core, pitches in later:
             found += _search_area(frame, gray, skin, core, pitches())
-    boards = _distinct(found)
+    return found
+
+
+def _locate(frame: np.ndarray, skins: Sequence[Skin]) -> Located:
+    """The one whole board in ``frame`` (BGR) in the skins' own colours; raises
+    :class:`~bot.errors.BoardNotFoundError` (or a subclass) saying why there is none."""
+    boards = _distinct(_candidates(frame, skins))
     whole = [c for c in boards if c.clean and not c.cut
              and board_problem(frame, c.located.grid) is None]  # fmt: skip
     if whole:
@@ -237,22 +288,10 @@ def _search_area(
         # Matched in the dense area and two cells of this pitch around it.
         x0, y0, x1, y1 = padded_box(core, search_padding(skin, max(px, py)), frame)
         roi = gray[y0:y1, x0:x1]
-        xs, ys = anchor_matches(roi, skin, px, py)
-        if xs.size < 2:
+        matched = matches_at_pitch(roi, skin, px, py)
+        if matched is None:
             continue
-        listed = any(abs(px - skin.pitch_x * k) < 1e-6 for k in skin.scales)
-        if skin.scales_with_window or not listed:
-            fit_x, fit_y = fit_pitch(xs, ys, px, py, skin.uneven_px)
-            if skin.uneven_px:  # whole-pixel cells: the wider ones are the drawn size
-                ax, ay = float(np.ceil(fit_x - 1e-6)), float(np.ceil(fit_y - 1e-6))
-            else:
-                ax, ay = fit_x, fit_y
-            if max(abs(ax - px), abs(ay - py)) > 0.5:
-                # Match again with anchors drawn at the size found, for exact positions.
-                xs, ys = anchor_matches(roi, skin, ax, ay)
-                if xs.size < 2:
-                    continue
-            px, py = fit_x, fit_y
+        xs, ys, px, py = matched
         boards: list[Candidate] = []
         for _ in range(MAX_BOARDS):
             lat = place_lattice(xs, ys, px, py, skin.uneven_px)

@@ -1,0 +1,201 @@
+"""A board on a screen whose colours are not the skin's: brightness, contrast, gamma, a
+night-light tint or a colour profile (see :mod:`bot.reading.tone`).
+
+The locator looks for the skin's own colours, so such a screen shows it no board. Three steps
+find one anyway (driven by :func:`bot.reading.locate.locate_board`):
+
+1. :func:`rough_curves`: every channel shifted so that one of the picture's commonest colours
+   becomes one of the skin's key colours (a covered cell's grey is most of a board). With the
+   skin's images so shifted (:func:`toned_skin`) its anchor cells match (their match allows
+   for some contrast), and :func:`seed_grids` takes the blocks of cells they span.
+2. :func:`learn_curve`: the tone curve learnt from those cells, as the reader learns it.
+3. The skin's images through that curve: the locator then finds the whole board, or
+   refuses, by its usual rules.
+
+Only where the board is comes from the recoloured skin: the board's cells are then read with
+the skin itself, through the tone curve the reader learns for itself (the same way round:
+templates through the curve, which keeps what the screen clips as it is).
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+import numpy as np
+
+from bot.reading.anchors import line_offsets, matches_at_pitch, place_lattice
+from bot.reading.grid import Grid
+from bot.reading.regions import (
+    candidate_pitches,
+    find_regions,
+    key_colours,
+    padded_box,
+    search_padding,
+)
+from bot.reading.skins import Skin
+from bot.reading.state import ReaderState, ToneCurve
+
+#: Farthest (levels, in any channel) a key colour is looked for from its own value: the
+#: strongest change the reader undoes (see :data:`bot.reading.tone.OFFSET_LIMIT`) with room.
+MAX_SHIFT = 60
+#: The picture's commonest colours looked at (in bins of :data:`COLOUR_BIN` levels).
+COMMONEST = 12
+COLOUR_BIN = 4
+#: Most rough shifts tried per skin.
+MAX_CURVES = 4
+#: Largest mean root-mean-square difference (levels) between a recoloured board's cells and
+#: the skin's images through the curve. Measured on the shipped games' fixtures under
+#: brightness +-20, contrast 0.85-1.15, gamma 0.8-1.25 and night light: at most 6.7 (GNOME
+#: Mines' uneven cells); sgt-mines boards taken for winmine through a curve: 20 and more.
+MAX_RECOLOURED_DISTANCE = 12.0
+
+
+def rough_curves(frame: np.ndarray, skin: Skin) -> list[ToneCurve]:
+    """Per-channel shifts that turn one of ``frame``'s commonest colours into one of the
+    skin's key colours, commonest first (none closer than a few levels to no shift at all:
+    the locator has looked at the picture as it is).
+
+    >>> from bot.reading.skins import find_skin
+    >>> skin = find_skin("winmine")
+    >>> grey = np.full((40, 40, 3), 210, np.uint8)  # winmine's covered grey (192) lighter
+    >>> [int(v) for v in rough_curves(grey, skin)[0].lut[192]]
+    [210, 210, 210]
+    """
+    pixels = frame[::2, ::2].reshape(-1, 3).astype(np.int32) // COLOUR_BIN
+    packed = (pixels[:, 0] << 16) | (pixels[:, 1] << 8) | pixels[:, 2]
+    values, counts = np.unique(packed, return_counts=True)
+    top = values[np.argsort(-counts, kind="stable")[:COMMONEST]]
+    colours = np.stack([top >> 16, (top >> 8) & 255, top & 255], axis=1)
+    colours = colours * COLOUR_BIN + COLOUR_BIN // 2
+    shifts: list[np.ndarray] = []
+    for colour in colours:
+        for key in key_colours(skin):
+            shift = colour - key.astype(np.int32)
+            if np.abs(shift).max() > MAX_SHIFT or np.abs(shift).max() <= COLOUR_BIN:
+                continue
+            if not any(np.abs(shift - s).max() <= COLOUR_BIN for s in shifts):
+                shifts.append(shift)
+    levels = np.arange(256)[:, None]
+    return [
+        ToneCurve(np.clip(levels + shift[None, :], 0, 255).astype(np.uint8))
+        for shift in shifts[:MAX_CURVES]
+    ]
+
+
+def toned_skin(skin: Skin, curve: ToneCurve) -> Skin:
+    """``skin`` as a screen with tone curve ``curve`` shows it: every image through the curve
+    (a new skin value; what it is compared and memoised by changes with its images).
+
+    >>> from bot.reading.skins import find_skin
+    >>> skin = find_skin("winmine")
+    >>> lut = np.clip(np.arange(256)[:, None] + [20, 20, 20], 0, 255).astype(np.uint8)
+    >>> int(toned_skin(skin, ToneCurve(lut)).templates["covered"][8, 8, 0])
+    212
+    """
+
+    def tone(image: np.ndarray) -> np.ndarray:
+        return np.stack([curve.lut[image[..., c], c] for c in range(3)], axis=-1)
+
+    return replace(
+        skin,
+        templates={name: tone(image) for name, image in skin.templates.items()},
+        variants=tuple((name, tone(image)) for name, image in skin.variants),
+    )
+
+
+def learn_curve(frame: np.ndarray, grid: Grid, skin: Skin, rough: ToneCurve) -> ToneCurve | None:
+    """The tone curve of ``frame``'s screen learnt from the cells of ``grid`` (cells of a
+    board, found under the shift ``rough``), or None when no curve reads all of them clearly.
+    Cells that read clearly in the skin's own colours (its tolerance allows for the change)
+    need no curve: ``rough``, which put the skin's key colours where the screen shows them,
+    is kept. The cells at the grid's edge, where the rough shift may have taken in what is not
+    a cell, are left out when the whole grid gives no curve."""
+    from bot.reading.classify import classify_cells
+
+    grids = [grid]
+    if grid.cols >= 4 and grid.rows >= 4:
+        inner = Grid(
+            grid.left + grid.pitch_x, grid.top + grid.pitch_y, grid.pitch_x, grid.pitch_y,
+            grid.cols - 2, grid.rows - 2,
+            grid.col_offsets[1:-1], grid.row_offsets[1:-1],
+        )  # fmt: skip
+        grids.append(inner)
+    for part in grids:
+        state = ReaderState()
+        scores = classify_cells(frame, part, skin, state=state, adapt_tone=True)
+        curve = state.tones.get(skin.name)
+        if curve is not None:
+            return curve
+        clear = (scores.confidence >= skin.min_confidence) & (scores.margin >= skin.min_margin)
+        if clear.all():
+            return rough
+    return None
+
+
+def seed_grids(frame: np.ndarray, skin: Skin) -> list[Grid]:
+    """Blocks of cells of a board in ``frame`` (the skin's colours, or nearly), to learn its
+    screen's tone curve from: those spanned by all the anchor matches on one lattice, then by
+    their largest connected group (stray matches elsewhere left out); the most cells of any
+    area first. Only anchors are matched, no cell is read: under a rough shift most cells
+    would not read clearly."""
+    import cv2
+
+    h, w = frame.shape[:2]
+    small = cv2.resize(frame, (w // 2, h // 2), interpolation=cv2.INTER_NEAREST)
+    gray = cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY)
+    found: list[list[Grid]] = []
+    for core in find_regions(frame, small, skin):
+        first, rest = candidate_pitches(skin, frame, padded_box(core, search_padding(skin), frame))
+        for px, py in first + rest():
+            x0, y0, x1, y1 = padded_box(core, search_padding(skin, max(px, py)), frame)
+            matched = matches_at_pitch(gray[y0:y1, x0:x1], skin, px, py)
+            lattice = None if matched is None else place_lattice(*matched, skin.uneven_px)
+            if matched is None or lattice is None:
+                continue
+            px, py = matched[2:]
+            fx, fy, kx, ky, dx, dy = lattice
+            grids = []
+            for keep in (np.ones(kx.size, bool), _largest_group(kx, ky)):
+                k_x, k_y, d_x, d_y = kx[keep], ky[keep], dx[keep], dy[keep]
+                kx0, kx1, ky0, ky1 = k_x.min(), k_x.max(), k_y.min(), k_y.max()
+                uneven = skin.uneven_px > 0
+                grids.append(Grid(
+                    float(x0 + fx + kx0 * px), float(y0 + fy + ky0 * py), float(px), float(py),
+                    int(kx1 - kx0 + 1), int(ky1 - ky0 + 1),
+                    line_offsets(k_x, d_x, kx0, kx1) if uneven else (),
+                    line_offsets(k_y, d_y, ky0, ky1) if uneven else (),
+                ))  # fmt: skip
+            found.append(grids if grids[0] != grids[1] else grids[:1])
+            break  # the first pitch whose anchors lie on a lattice
+    found.sort(key=lambda grids: -grids[0].cols * grids[0].rows)
+    return [grid for grids in found for grid in grids]
+
+
+def _largest_group(kx: np.ndarray, ky: np.ndarray) -> np.ndarray:
+    """Which of the lattice cells ``(kx, ky)`` belong to the largest group of cells no more
+    than one cell apart (a board's anchors; stray matches elsewhere stay out).
+
+    >>> _largest_group(np.array([0, 1, 2, 9]), np.array([0, 0, 1, 9])).tolist()
+    [True, True, True, False]
+    """
+    import cv2
+
+    x, y = kx - kx.min(), ky - ky.min()
+    occupied = np.zeros((y.max() + 1, x.max() + 1), np.uint8)
+    occupied[y, x] = 1
+    grown = cv2.dilate(occupied, np.ones((3, 3), np.uint8))
+    _, labels = cv2.connectedComponents(grown, connectivity=8)
+    votes = np.bincount(labels[y, x])
+    votes[0] = 0
+    return np.asarray(labels[y, x] == votes.argmax())
+
+
+def looks_recoloured(frame: np.ndarray, grid: Grid, toned: Skin) -> bool:
+    """Whether the cells of ``grid`` look like the skin ``toned`` (its images through a
+    screen's curve) pixel for pixel, as a screen's colour change leaves them, and not merely
+    within the skin's tolerance: a curve can make another game's cells pass for a skin's
+    (other fonts, other bevels), never make them equal (:data:`MAX_RECOLOURED_DISTANCE`)."""
+    from bot.reading.classify import classify_cells
+
+    scores = classify_cells(frame, grid, toned)
+    return float(scores.distance.mean()) <= MAX_RECOLOURED_DISTANCE
