@@ -43,6 +43,11 @@ COMMONEST = 12
 COLOUR_BIN = 4
 #: Most rough shifts tried per skin.
 MAX_CURVES = 4
+#: A step of more than this many grey levels between neighbouring pixels is an edge; an area
+#: with fewer than :data:`MIN_EDGES` of its pixels on one holds no cells (cells draw an edge
+#: at least once a cell, at most 64 px apart).
+EDGE_STEP = 8
+MIN_EDGES = 1 / 128
 #: Largest mean root-mean-square difference (levels) between a recoloured board's cells and
 #: the skin's images through the curve. Measured on the shipped games' fixtures under
 #: brightness +-20, contrast 0.85-1.15, gamma 0.8-1.25 and night light: at most 6.7 (GNOME
@@ -143,8 +148,14 @@ def seed_grids(frame: np.ndarray, skin: Skin) -> list[Grid]:
     h, w = frame.shape[:2]
     small = cv2.resize(frame, (w // 2, h // 2), interpolation=cv2.INTER_NEAREST)
     gray = cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY)
+    # Where neighbouring pixels differ: a board's cells have an edge every cell; a flat or
+    # gradient desktop of a key colour's shade has none (and is not worth a template match).
+    edges = np.abs(np.diff(gray.astype(np.int16), axis=1)) > EDGE_STEP
     found: list[list[Grid]] = []
     for core in find_regions(frame, small, skin):
+        x0, y0, x1, y1 = core
+        if edges[y0:y1, x0:x1].mean() < MIN_EDGES:
+            continue
         first, rest = candidate_pitches(skin, frame, padded_box(core, search_padding(skin), frame))
         for px, py in first + rest():
             x0, y0, x1, y1 = padded_box(core, search_padding(skin, max(px, py)), frame)
