@@ -15,41 +15,46 @@ import numpy as np
 from bot.reading.skins import Skin
 
 
-def _anchor_image(skin: Skin, anchor: str, px: float, py: float) -> np.ndarray:
-    """The anchor's grey image at pitch ``(px, py)`` (memoised per skin value and pitch)."""
-    return _anchor_image_at(skin, anchor, round(px, 3), round(py, 3))
+def _anchor_images(skin: Skin, anchor: str, px: float, py: float) -> tuple[np.ndarray, ...]:
+    """The anchor's grey images at pitch ``(px, py)``: the skin's image stretched, then the one
+    drawn at the size nearest (skin.json ``drawn_sizes``) stretched the rest of the way
+    (memoised per skin value and pitch)."""
+    return _anchor_images_at(skin, anchor, round(px, 3), round(py, 3))
 
 
 @lru_cache(maxsize=256)
-def _anchor_image_at(skin: Skin, anchor: str, px: float, py: float) -> np.ndarray:
+def _anchor_images_at(skin: Skin, anchor: str, px: float, py: float) -> tuple[np.ndarray, ...]:
+    images = [_stretched_gray(skin.templates[anchor], px, py)]
+    drawn = skin.nearest_size(px, py)
+    native = drawn.image(anchor) if drawn is not None else None
+    if native is not None:
+        images.append(_stretched_gray(native, px, py))
+    return tuple(images)
+
+
+@lru_cache(maxsize=256)
+def _anchor_variance(skin: Skin, anchor: str, px: float, py: float) -> tuple[float, ...]:
+    """The variance of each of :func:`_anchor_images` (memoised per skin value and pitch)."""
+    return tuple(float(image.var()) for image in _anchor_images_at(skin, anchor, px, py))
+
+
+def _stretched_gray(cell: np.ndarray, px: float, py: float) -> np.ndarray:
+    """The grey image of one cell (BGR) stretched to ``(px, py)``."""
     import cv2
 
     # The whole cell, grid lines and bevels included: they are what tells a cell from a
     # flat area of the same colour.
-    gray = cv2.cvtColor(skin.templates[anchor], cv2.COLOR_BGR2GRAY)
-    sx, sy = px / skin.pitch_x, py / skin.pitch_y
+    gray = cv2.cvtColor(cell, cv2.COLOR_BGR2GRAY)
+    h, w = gray.shape
+    sx, sy = px / w, py / h
     if (round(sx, 3), round(sy, 3)) == (1, 1):
-        image = gray
-    else:
-        # Stretch a 3x3 tiling so the cell's edges blend with neighbours as on the screen.
-        h, w = gray.shape
-        size = (max(9, round(3 * w * sx)), max(9, round(3 * h * sy)))
-        interp = cv2.INTER_AREA if sx < 1 else cv2.INTER_LINEAR
-        tiled = cv2.resize(np.tile(gray, (3, 3)), size, interpolation=interp)
-        image = tiled[round(h * sy) : round(2 * h * sy), round(w * sx) : round(2 * w * sx)]
-        image = np.ascontiguousarray(image)
-    return image
-
-
-@lru_cache(maxsize=256)
-def _anchor_variance(skin: Skin, anchor: str, px: float, py: float) -> float:
-    """The variance of :func:`_anchor_image` (memoised per skin value and pitch)."""
-    return float(_anchor_image(skin, anchor, px, py).var())
-
-
-def _variance(skin: Skin, anchor: str, px: float, py: float, templ: np.ndarray) -> float:
-    """The variance of ``templ``, the anchor's image at ``(px, py)``."""
-    return _anchor_variance(skin, anchor, round(px, 3), round(py, 3))
+        return gray
+    # Stretch a 3x3 tiling so the cell's edges blend with neighbours as on the screen.
+    size = (max(9, round(3 * w * sx)), max(9, round(3 * h * sy)))
+    interp = cv2.INTER_AREA if sx < 1 else cv2.INTER_LINEAR
+    tiled = cv2.resize(np.tile(gray, (3, 3)), size, interpolation=interp)
+    image = tiled[round(h * sy) : round(2 * h * sy), round(w * sx) : round(2 * w * sx)]
+    return np.ascontiguousarray(image)
 
 
 def anchor_matches(
@@ -59,12 +64,18 @@ def anchor_matches(
     import cv2
 
     xs_all, ys_all = [], []
-    for anchor in skin.anchors:
-        templ = _anchor_image(skin, anchor, px, py)
+    key = (round(px, 3), round(py, 3))
+    images = [
+        pair
+        for anchor in skin.anchors
+        for pair in zip(
+            _anchor_images_at(skin, anchor, *key), _anchor_variance(skin, anchor, *key), strict=True
+        )
+    ]
+    for templ, variance in images:
         th, tw = templ.shape
         if gray.shape[0] < th or gray.shape[1] < tw:
             continue
-        variance = _variance(skin, anchor, px, py, templ)
         if variance < 50:
             continue  # a flat anchor would match every flat area of its colour
         result = cv2.matchTemplate(gray, templ, cv2.TM_SQDIFF)
