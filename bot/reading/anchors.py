@@ -25,8 +25,7 @@ def _anchor_images(skin: Skin, anchor: str, px: float, py: float) -> tuple[np.nd
 @lru_cache(maxsize=256)
 def _anchor_images_at(skin: Skin, anchor: str, px: float, py: float) -> tuple[np.ndarray, ...]:
     images = [_stretched_gray(skin.templates[anchor], px, py)]
-    drawn = skin.nearest_size(px, py)
-    native = drawn.image(anchor) if drawn is not None else None
+    native = next((image for cls, image in skin.drawn_variants(px, py) if cls == anchor), None)
     if native is not None:
         images.append(_stretched_gray(native, px, py))
     return tuple(images)
@@ -156,3 +155,19 @@ def fit_pitch(
         if on_y[keep].size and np.ptp(on_y[keep]) >= 2:
             fit_y = float(np.polyfit(on_y[keep], ys[keep], 1)[0])
     return fit_x, fit_y
+
+
+def lattice_step(xs: np.ndarray, ys: np.ndarray, px: float, py: float, slack: float = 0.0) -> int:
+    """How many cells of pitch ``(px, py)`` apart every match on the lattice is, both ways (the
+    greatest common divisor of their lattice steps; 1 when fewer than three matches sit on it).
+
+    >>> lattice_step(np.array([0.0, 48, 96, 0]), np.array([0.0, 0, 48, 96]), 24.0, 24.0)
+    2
+    >>> lattice_step(np.array([0.0, 24, 96]), np.array([0.0, 0, 48]), 24.0, 24.0)
+    1
+    """
+    lat = place_lattice(xs, ys, px, py, slack)
+    if lat is None or lat[2].size < 3:
+        return 1
+    kx, ky = lat[2], lat[3]
+    return int(np.gcd.reduce(np.concatenate([kx - kx.min(), ky - ky.min()])))

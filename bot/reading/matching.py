@@ -87,8 +87,7 @@ def _template_bank(skin: Skin, sx: float, sy: float, step: int) -> TemplateBank:
         # A game that draws each cell size itself (skin.json ``drawn_sizes``): the cells drawn
         # at the size nearest this one, stretched the rest of the way, are variants too (the
         # skin's own images stretched stay: a desktop scaler stretches them so).
-        drawn = skin.nearest_size(sx * skin.pitch_x, sy * skin.pitch_y)
-        images += list(drawn.variants) if drawn is not None else []
+        images += skin.drawn_variants(sx * skin.pitch_x, sy * skin.pitch_y)
     for cls, image in images:
         if exact:
             inner = image[i : skin.pitch_y - i : step, i : skin.pitch_x - i : step]

@@ -68,10 +68,6 @@ class DrawnSize:
     pitch_y: int
     variants: tuple[tuple[str, np.ndarray], ...]
 
-    def image(self, cls: str) -> np.ndarray | None:
-        """The first image of class ``cls`` at this size, if there is one."""
-        return next((image for name, image in self.variants if name == cls), None)
-
 
 @dataclass(frozen=True, eq=False)
 class Skin:
@@ -110,16 +106,23 @@ class Skin:
     #: The cells as drawn at other sizes (skin.json ``drawn_sizes``), smallest first.
     sizes: tuple[DrawnSize, ...] = ()
 
-    def nearest_size(self, px: float, py: float) -> DrawnSize | None:
-        """The drawn size nearest to pitch ``(px, py)`` (by ratio), unless the skin's own size
-        is as near; None without other sizes."""
+    def drawn_variants(self, px: float, py: float) -> tuple[tuple[str, np.ndarray], ...]:
+        """``(class name, image)`` of each class as drawn at the size nearest pitch ``(px, py)``
+        (by ratio) that has the class (skin.json ``drawn_sizes``); a class is left out where the
+        skin's own size is as near."""
         own = abs(np.log(px / self.pitch_x)) + abs(np.log(py / self.pitch_y))
-        best, best_d = None, own
-        for size in self.sizes:
-            d = abs(np.log(px / size.pitch_x)) + abs(np.log(py / size.pitch_y))
-            if d < best_d:
-                best, best_d = size, d
-        return best
+        by_distance = sorted(
+            (abs(np.log(px / z.pitch_x)) + abs(np.log(py / z.pitch_y)), i)
+            for i, z in enumerate(self.sizes)
+        )
+        found: dict[str, list[tuple[str, np.ndarray]]] = {}
+        for distance, i in by_distance:
+            if distance >= own:
+                break
+            for cls in dict.fromkeys(name for name, _ in self.sizes[i].variants):
+                if cls not in found:
+                    found[cls] = [v for v in self.sizes[i].variants if v[0] == cls]
+        return tuple(v for variants in found.values() for v in variants)
 
     def _key(self) -> tuple:
         """Everything but the images (compared apart: arrays have no ``==`` of their own)."""
@@ -284,7 +287,6 @@ def check_skin_meta(meta: Mapping[str, Any], path: Path) -> None:
 
 
 def _build_skin(folder: Path, path: Path, meta: dict[str, Any]) -> Skin:
-
     name = str(meta.get("name") or folder.name)
     cell = meta["cell"]
     pitch_x, pitch_y = (int(v) for v in cell["pitch"])
