@@ -33,8 +33,15 @@ def _anchor_images_at(skin: Skin, anchor: str, px: float, py: float) -> tuple[np
 
 @lru_cache(maxsize=256)
 def _anchor_variance(skin: Skin, anchor: str, px: float, py: float) -> tuple[float, ...]:
-    """The variance of each of :func:`_anchor_images` (memoised per skin value and pitch)."""
-    return tuple(float(image.var()) for image in _anchor_images_at(skin, anchor, px, py))
+    """The variance of each of :func:`_anchor_images`, as if drawn at the skin's own size
+    (memoised per skin value and pitch): a game drawing bigger cells keeps its lines and gaps
+    a few pixels wide, so the same cell's variance falls with its size."""
+    sources = [skin.templates[anchor]]
+    sources += [image for cls, image in skin.drawn_variants(px, py) if cls == anchor][:1]
+    return tuple(
+        float(image.var()) * max(1.0, source.shape[1] / skin.pitch_x)
+        for image, source in zip(_anchor_images_at(skin, anchor, px, py), sources, strict=True)
+    )
 
 
 def _stretched_gray(cell: np.ndarray, px: float, py: float) -> np.ndarray:
@@ -60,35 +67,25 @@ def anchor_matches(
     gray: np.ndarray, skin: Skin, px: float, py: float
 ) -> tuple[np.ndarray, np.ndarray]:
     """Top-left corners (x, y) of cells whose anchor template matches well, in ``gray``."""
-    import cv2
 
     xs_all, ys_all = [], []
     key = (round(px, 3), round(py, 3))
-    images = [
-        pair
-        for anchor in skin.anchors
-        for pair in zip(
+    for anchor in skin.anchors:
+        # The skin's image stretched, and the one drawn at the nearest size: the one that
+        # matches more cells places the lattice (a stretched image can match drawn cells a
+        # few pixels off, where the game draws its gaps and bevels at their own size).
+        points = np.empty((0, 2))
+        for templ, variance in zip(
             _anchor_images_at(skin, anchor, *key), _anchor_variance(skin, anchor, *key), strict=True
-        )
-    ]
-    for templ, variance in images:
-        th, tw = templ.shape
-        if gray.shape[0] < th or gray.shape[1] < tw:
-            continue
-        if variance < 50:
-            continue  # a flat anchor would match every flat area of its colour
-        result = cv2.matchTemplate(gray, templ, cv2.TM_SQDIFF)
-        # Exact skins match with 0; smoothing (desktop scaling) blurs the edges, which costs a
-        # small part of the template's own contrast.
-        limit = max((skin.tolerance * 0.5) ** 2, 0.3 * variance) * templ.size
-        _, below = cv2.threshold(result, limit, 255, cv2.THRESH_BINARY_INV)
-        below = below.astype(np.uint8)
-        points = None
-        if cv2.countNonZero(below):  # else nothing like the anchor here: no minima to find
-            kernel = np.ones((max(3, int(py * 0.5)), max(3, int(px * 0.5))), np.uint8)
-            minimum = cv2.compare(result, cv2.erode(result, kernel), cv2.CMP_LE)
-            points = cv2.findNonZero(cv2.bitwise_and(below, minimum))
-        points = np.empty((0, 2)) if points is None else points.reshape(-1, 2)
+        ):
+            th, tw = templ.shape
+            if gray.shape[0] < th or gray.shape[1] < tw:
+                continue
+            if variance < 50:
+                continue  # a flat anchor would match every flat area of its colour
+            found = _match(gray, templ, variance, skin.tolerance, px, py)
+            if len(found) > len(points):
+                points = found
         xs, ys = points[:, 0], points[:, 1]
         xs_all.append(xs.astype(float))
         ys_all.append(ys.astype(float))
@@ -97,6 +94,27 @@ def anchor_matches(
     if not xs_all:
         return np.empty(0), np.empty(0)
     return np.concatenate(xs_all), np.concatenate(ys_all)
+
+
+def _match(
+    gray: np.ndarray, templ: np.ndarray, variance: float, tolerance: int, px: float, py: float
+) -> np.ndarray:
+    """``[n, 2]`` top-left corners (x, y) where ``templ`` matches ``gray`` well (local minima
+    of the squared difference, one per cell of pitch ``(px, py)`` at most)."""
+    import cv2
+
+    result = cv2.matchTemplate(gray, templ, cv2.TM_SQDIFF)
+    # Exact skins match with 0; smoothing (desktop scaling) blurs the edges, which costs a
+    # small part of the template's own contrast.
+    limit = max((tolerance * 0.5) ** 2, 0.3 * variance) * templ.size
+    _, below = cv2.threshold(result, limit, 255, cv2.THRESH_BINARY_INV)
+    below = below.astype(np.uint8)
+    if not cv2.countNonZero(below):  # nothing like the anchor here: no minima to find
+        return np.empty((0, 2))
+    kernel = np.ones((max(3, int(py * 0.5)), max(3, int(px * 0.5))), np.uint8)
+    minimum = cv2.compare(result, cv2.erode(result, kernel), cv2.CMP_LE)
+    points = cv2.findNonZero(cv2.bitwise_and(below, minimum))
+    return np.empty((0, 2)) if points is None else points.reshape(-1, 2)
 
 
 def _phase(values: np.ndarray, pitch: float) -> float:
