@@ -14,6 +14,12 @@ import numpy as np
 
 from bot.reading.skins import Skin
 
+#: An anchor's image drawn at another size places the lattice instead of the skin's own image
+#: stretched when it matches this many times as many cells ...
+PREFER_MORE = 1.1
+#: ... or as many, this much more closely (1 minus the median difference against the limit).
+CLOSER = 0.2
+
 
 def _anchor_images(skin: Skin, anchor: str, px: float, py: float) -> tuple[np.ndarray, ...]:
     """The anchor's grey images at pitch ``(px, py)``: the skin's image stretched, then the one
@@ -32,14 +38,16 @@ def _anchor_images_at(skin: Skin, anchor: str, px: float, py: float) -> tuple[np
 
 
 @lru_cache(maxsize=256)
-def _anchor_variance(skin: Skin, anchor: str, px: float, py: float) -> tuple[float, ...]:
-    """The variance of each of :func:`_anchor_images`, as if drawn at the skin's own size
-    (memoised per skin value and pitch): a game drawing bigger cells keeps its lines and gaps
-    a few pixels wide, so the same cell's variance falls with its size."""
+def _anchor_variance(
+    skin: Skin, anchor: str, px: float, py: float
+) -> tuple[tuple[float, float], ...]:
+    """The variance of each of :func:`_anchor_images`, and that variance as if drawn at the
+    skin's own size (memoised per skin value and pitch): a game drawing bigger cells keeps
+    its lines and gaps a few pixels wide, so the same cell's variance falls with its size."""
     sources = [skin.templates[anchor]]
     sources += [image for cls, image in skin.drawn_variants(px, py) if cls == anchor][:1]
     return tuple(
-        float(image.var()) * max(1.0, source.shape[1] / skin.pitch_x)
+        (float(image.var()), float(image.var()) * max(1.0, source.shape[1] / skin.pitch_x))
         for image, source in zip(_anchor_images_at(skin, anchor, px, py), sources, strict=True)
     )
 
@@ -74,18 +82,21 @@ def anchor_matches(
         # The skin's image stretched, and the one drawn at the nearest size: the one that
         # matches more cells places the lattice (a stretched image can match drawn cells a
         # few pixels off, where the game draws its gaps and bevels at their own size).
-        points = np.empty((0, 2))
-        for templ, variance in zip(
+        points, closeness = np.empty((0, 2)), 0.0
+        for templ, (variance, own_size) in zip(
             _anchor_images_at(skin, anchor, *key), _anchor_variance(skin, anchor, *key), strict=True
         ):
             th, tw = templ.shape
             if gray.shape[0] < th or gray.shape[1] < tw:
                 continue
-            if variance < 50:
+            if own_size < 50:
                 continue  # a flat anchor would match every flat area of its colour
-            found = _match(gray, templ, variance, skin.tolerance, px, py)
-            if len(found) > len(points):
-                points = found
+            found, fit = _match(gray, templ, variance, skin.tolerance, px, py)
+            # The skin's own image first: the drawn size's only when it matches clearly more
+            # cells (a tenth), or as many more closely.
+            more = len(found) > PREFER_MORE * len(points)
+            if more or (len(found) == len(points) > 0 and fit > closeness + CLOSER):
+                points, closeness = found, fit
         xs, ys = points[:, 0], points[:, 1]
         xs_all.append(xs.astype(float))
         ys_all.append(ys.astype(float))
@@ -98,9 +109,10 @@ def anchor_matches(
 
 def _match(
     gray: np.ndarray, templ: np.ndarray, variance: float, tolerance: int, px: float, py: float
-) -> np.ndarray:
+) -> tuple[np.ndarray, float]:
     """``[n, 2]`` top-left corners (x, y) where ``templ`` matches ``gray`` well (local minima
-    of the squared difference, one per cell of pitch ``(px, py)`` at most)."""
+    of the squared difference, one per cell of pitch ``(px, py)`` at most), and how closely
+    (1 minus the median difference against the limit: 1 is exact)."""
     import cv2
 
     result = cv2.matchTemplate(gray, templ, cv2.TM_SQDIFF)
@@ -110,11 +122,14 @@ def _match(
     _, below = cv2.threshold(result, limit, 255, cv2.THRESH_BINARY_INV)
     below = below.astype(np.uint8)
     if not cv2.countNonZero(below):  # nothing like the anchor here: no minima to find
-        return np.empty((0, 2))
+        return np.empty((0, 2)), 0.0
     kernel = np.ones((max(3, int(py * 0.5)), max(3, int(px * 0.5))), np.uint8)
     minimum = cv2.compare(result, cv2.erode(result, kernel), cv2.CMP_LE)
     points = cv2.findNonZero(cv2.bitwise_and(below, minimum))
-    return np.empty((0, 2)) if points is None else points.reshape(-1, 2)
+    if points is None:
+        return np.empty((0, 2)), 0.0
+    points = points.reshape(-1, 2)
+    return points, 1.0 - float(np.median(result[points[:, 1], points[:, 0]])) / limit
 
 
 def _phase(values: np.ndarray, pitch: float) -> float:
