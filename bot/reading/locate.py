@@ -234,7 +234,7 @@ def _search_area(
     other boards found at that pitch beside it (their anchors on another phase)."""
     best: list[Candidate] = []
     queue = list(pitches)
-    tried = {(round(px), round(py)) for px, py in pitches}
+    tried = {(float(round(px)), float(round(py))) for px, py in pitches}
     while queue:
         px, py = queue.pop(0)
         # Matched in the dense area and two cells of this pitch around it.
