@@ -2,8 +2,8 @@
 
 Every ``tests/fixtures/<skin>/NAME.png`` whose folder is named after a shipped skin is a case.
 Other folders are material for other tests: games minebot ships no skin for (KMines, winemine,
-xbomb: ``tune``), and shipped games at cell sizes the reader does not read yet
-(``sgt-mines-sizes``, ``gnome-mines-sizes``: see their README).
+xbomb: ``tune``), and shipped games at other cell sizes (``sgt-mines-sizes``,
+``gnome-mines-sizes``: see their README; read by ``tests/test_sizes.py``).
 """
 
 from __future__ import annotations
@@ -31,3 +31,11 @@ READER_CASES = sorted(
 def reader_params() -> list:
     """:data:`READER_CASES` as pytest parameters named ``'<folder>/<stem>'``."""
     return [pytest.param(p, id=f"{p.parent.name}/{p.stem}") for p in READER_CASES]
+
+
+#: Every capture of a shipped game at another cell size (``<skin>-sizes`` folders), sorted.
+SIZES_CASES = sorted(
+    p
+    for p in FIXTURES.glob("*-sizes/*.png")
+    if p.parent.name.removesuffix("-sizes") in shipped_skin_folders()
+)

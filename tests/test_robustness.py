@@ -43,9 +43,8 @@ NOT_EXACT_TODAY: dict[str, str] = {
     "jpeg-95": JPEG,
     **{c: COLOUR for c in ("brightness+20", "contrast-0.85", "contrast-1.15")},
     "scale-125-nearest": "xdemineur at 125 % nearest: no board found",
-    **{f"scale-{p}-{i}": SCALED for p in (175, 200) for i in ("nearest", "bilinear")},
+    **{f"scale-{p}-nearest": SCALED for p in (175, 200)},
     "scale-250-nearest": "250 % is not a scaling tried: refused, or a column or a 2x2 patch read",
-    "scale-250-bilinear": "250 % is not a scaling tried: no board found",
 }
 
 

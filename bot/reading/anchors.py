@@ -14,71 +14,89 @@ import numpy as np
 
 from bot.reading.skins import Skin
 
+#: An anchor's image drawn at another size places the lattice instead of the skin's own image
+#: stretched when it matches this many times as many cells ...
+PREFER_MORE = 1.1
+#: ... or as many, this much more closely (1 minus the median difference against the limit).
+CLOSER = 0.2
 
-def _anchor_image(skin: Skin, anchor: str, px: float, py: float) -> np.ndarray:
-    """The anchor's grey image at pitch ``(px, py)`` (memoised per skin value and pitch)."""
-    return _anchor_image_at(skin, anchor, round(px, 3), round(py, 3))
+
+def _anchor_images(skin: Skin, anchor: str, px: float, py: float) -> tuple[np.ndarray, ...]:
+    """The anchor's grey images at pitch ``(px, py)``: the skin's image stretched, then the one
+    drawn at the size nearest (skin.json ``drawn_sizes``) stretched the rest of the way
+    (memoised per skin value and pitch)."""
+    return _anchor_images_at(skin, anchor, round(px, 3), round(py, 3))
 
 
 @lru_cache(maxsize=256)
-def _anchor_image_at(skin: Skin, anchor: str, px: float, py: float) -> np.ndarray:
+def _anchor_images_at(skin: Skin, anchor: str, px: float, py: float) -> tuple[np.ndarray, ...]:
+    images = [_stretched_gray(skin.templates[anchor], px, py)]
+    native = next((image for cls, image in skin.drawn_variants(px, py) if cls == anchor), None)
+    if native is not None:
+        images.append(_stretched_gray(native, px, py))
+    return tuple(images)
+
+
+@lru_cache(maxsize=256)
+def _anchor_variance(
+    skin: Skin, anchor: str, px: float, py: float
+) -> tuple[tuple[float, float], ...]:
+    """The variance of each of :func:`_anchor_images`, and that variance as if drawn at the
+    skin's own size (memoised per skin value and pitch): a game drawing bigger cells keeps
+    its lines and gaps a few pixels wide, so the same cell's variance falls with its size."""
+    sources = [skin.templates[anchor]]
+    sources += [image for cls, image in skin.drawn_variants(px, py) if cls == anchor][:1]
+    return tuple(
+        (float(image.var()), float(image.var()) * max(1.0, source.shape[1] / skin.pitch_x))
+        for image, source in zip(_anchor_images_at(skin, anchor, px, py), sources, strict=True)
+    )
+
+
+def _stretched_gray(cell: np.ndarray, px: float, py: float) -> np.ndarray:
+    """The grey image of one cell (BGR) stretched to ``(px, py)``."""
     import cv2
 
     # The whole cell, grid lines and bevels included: they are what tells a cell from a
     # flat area of the same colour.
-    gray = cv2.cvtColor(skin.templates[anchor], cv2.COLOR_BGR2GRAY)
-    sx, sy = px / skin.pitch_x, py / skin.pitch_y
+    gray = cv2.cvtColor(cell, cv2.COLOR_BGR2GRAY)
+    h, w = gray.shape
+    sx, sy = px / w, py / h
     if (round(sx, 3), round(sy, 3)) == (1, 1):
-        image = gray
-    else:
-        # Stretch a 3x3 tiling so the cell's edges blend with neighbours as on the screen.
-        h, w = gray.shape
-        size = (max(9, round(3 * w * sx)), max(9, round(3 * h * sy)))
-        interp = cv2.INTER_AREA if sx < 1 else cv2.INTER_LINEAR
-        tiled = cv2.resize(np.tile(gray, (3, 3)), size, interpolation=interp)
-        image = tiled[round(h * sy) : round(2 * h * sy), round(w * sx) : round(2 * w * sx)]
-        image = np.ascontiguousarray(image)
-    return image
-
-
-@lru_cache(maxsize=256)
-def _anchor_variance(skin: Skin, anchor: str, px: float, py: float) -> float:
-    """The variance of :func:`_anchor_image` (memoised per skin value and pitch)."""
-    return float(_anchor_image(skin, anchor, px, py).var())
-
-
-def _variance(skin: Skin, anchor: str, px: float, py: float, templ: np.ndarray) -> float:
-    """The variance of ``templ``, the anchor's image at ``(px, py)``."""
-    return _anchor_variance(skin, anchor, round(px, 3), round(py, 3))
+        return gray
+    # Stretch a 3x3 tiling so the cell's edges blend with neighbours as on the screen.
+    size = (max(9, round(3 * w * sx)), max(9, round(3 * h * sy)))
+    interp = cv2.INTER_AREA if sx < 1 else cv2.INTER_LINEAR
+    tiled = cv2.resize(np.tile(gray, (3, 3)), size, interpolation=interp)
+    image = tiled[round(h * sy) : round(2 * h * sy), round(w * sx) : round(2 * w * sx)]
+    return np.ascontiguousarray(image)
 
 
 def anchor_matches(
     gray: np.ndarray, skin: Skin, px: float, py: float
 ) -> tuple[np.ndarray, np.ndarray]:
     """Top-left corners (x, y) of cells whose anchor template matches well, in ``gray``."""
-    import cv2
 
     xs_all, ys_all = [], []
+    key = (round(px, 3), round(py, 3))
     for anchor in skin.anchors:
-        templ = _anchor_image(skin, anchor, px, py)
-        th, tw = templ.shape
-        if gray.shape[0] < th or gray.shape[1] < tw:
-            continue
-        variance = _variance(skin, anchor, px, py, templ)
-        if variance < 50:
-            continue  # a flat anchor would match every flat area of its colour
-        result = cv2.matchTemplate(gray, templ, cv2.TM_SQDIFF)
-        # Exact skins match with 0; smoothing (desktop scaling) blurs the edges, which costs a
-        # small part of the template's own contrast.
-        limit = max((skin.tolerance * 0.5) ** 2, 0.3 * variance) * templ.size
-        _, below = cv2.threshold(result, limit, 255, cv2.THRESH_BINARY_INV)
-        below = below.astype(np.uint8)
-        points = None
-        if cv2.countNonZero(below):  # else nothing like the anchor here: no minima to find
-            kernel = np.ones((max(3, int(py * 0.5)), max(3, int(px * 0.5))), np.uint8)
-            minimum = cv2.compare(result, cv2.erode(result, kernel), cv2.CMP_LE)
-            points = cv2.findNonZero(cv2.bitwise_and(below, minimum))
-        points = np.empty((0, 2)) if points is None else points.reshape(-1, 2)
+        # The skin's image stretched, and the one drawn at the nearest size: the one that
+        # matches more cells places the lattice (a stretched image can match drawn cells a
+        # few pixels off, where the game draws its gaps and bevels at their own size).
+        points, closeness = np.empty((0, 2)), 0.0
+        for templ, (variance, own_size) in zip(
+            _anchor_images_at(skin, anchor, *key), _anchor_variance(skin, anchor, *key), strict=True
+        ):
+            th, tw = templ.shape
+            if gray.shape[0] < th or gray.shape[1] < tw:
+                continue
+            if own_size < 50:
+                continue  # a flat anchor would match every flat area of its colour
+            found, fit = _match(gray, templ, variance, skin.tolerance, px, py)
+            # The skin's own image first: the drawn size's only when it matches clearly more
+            # cells (a tenth), or as many more closely.
+            more = len(found) > PREFER_MORE * len(points)
+            if more or (len(found) == len(points) > 0 and fit > closeness + CLOSER):
+                points, closeness = found, fit
         xs, ys = points[:, 0], points[:, 1]
         xs_all.append(xs.astype(float))
         ys_all.append(ys.astype(float))
@@ -87,6 +105,31 @@ def anchor_matches(
     if not xs_all:
         return np.empty(0), np.empty(0)
     return np.concatenate(xs_all), np.concatenate(ys_all)
+
+
+def _match(
+    gray: np.ndarray, templ: np.ndarray, variance: float, tolerance: int, px: float, py: float
+) -> tuple[np.ndarray, float]:
+    """``[n, 2]`` top-left corners (x, y) where ``templ`` matches ``gray`` well (local minima
+    of the squared difference, one per cell of pitch ``(px, py)`` at most), and how closely
+    (1 minus the median difference against the limit: 1 is exact)."""
+    import cv2
+
+    result = cv2.matchTemplate(gray, templ, cv2.TM_SQDIFF)
+    # Exact skins match with 0; smoothing (desktop scaling) blurs the edges, which costs a
+    # small part of the template's own contrast.
+    limit = max((tolerance * 0.5) ** 2, 0.3 * variance) * templ.size
+    _, below = cv2.threshold(result, limit, 255, cv2.THRESH_BINARY_INV)
+    below = below.astype(np.uint8)
+    if not cv2.countNonZero(below):  # nothing like the anchor here: no minima to find
+        return np.empty((0, 2)), 0.0
+    kernel = np.ones((max(3, int(py * 0.5)), max(3, int(px * 0.5))), np.uint8)
+    minimum = cv2.compare(result, cv2.erode(result, kernel), cv2.CMP_LE)
+    points = cv2.findNonZero(cv2.bitwise_and(below, minimum))
+    if points is None:
+        return np.empty((0, 2)), 0.0
+    points = points.reshape(-1, 2)
+    return points, 1.0 - float(np.median(result[points[:, 1], points[:, 0]])) / limit
 
 
 def _phase(values: np.ndarray, pitch: float) -> float:
@@ -105,10 +148,18 @@ def matches_at_pitch(
     roi: np.ndarray, skin: Skin, px: float, py: float
 ) -> tuple[np.ndarray, np.ndarray, float, float] | None:
     """Anchor matches ``(xs, ys)`` in the grey area ``roi`` at pitch ``(px, py)`` and the pitch
+    they fit (see :func:`fitted_matches`); None with fewer than two matches."""
+    xs, ys = anchor_matches(roi, skin, px, py)
+    return fitted_matches(roi, skin, xs, ys, px, py)
+
+
+def fitted_matches(
+    roi: np.ndarray, skin: Skin, xs: np.ndarray, ys: np.ndarray, px: float, py: float
+) -> tuple[np.ndarray, np.ndarray, float, float] | None:
+    """The anchor matches ``(xs, ys)`` found in ``roi`` at pitch ``(px, py)``, and the pitch
     they fit: cells that grow with the window, or a scaling the skin does not list, are drawn
     at a pitch only known to a fraction, fitted to the matches (and matched again at that size
     when it is half a pixel or more away). None with fewer than two matches."""
-    xs, ys = anchor_matches(roi, skin, px, py)
     if xs.size < 2:
         return None
     listed = any(abs(px - skin.pitch_x * k) < 1e-6 for k in skin.scales)
@@ -171,3 +222,19 @@ def fit_pitch(
         if on_y[keep].size and np.ptp(on_y[keep]) >= 2:
             fit_y = float(np.polyfit(on_y[keep], ys[keep], 1)[0])
     return fit_x, fit_y
+
+
+def lattice_step(xs: np.ndarray, ys: np.ndarray, px: float, py: float, slack: float = 0.0) -> int:
+    """How many cells of pitch ``(px, py)`` apart every match on the lattice is, both ways (the
+    greatest common divisor of their lattice steps; 1 when fewer than three matches sit on it).
+
+    >>> lattice_step(np.array([0.0, 48, 96, 0]), np.array([0.0, 0, 48, 96]), 24.0, 24.0)
+    2
+    >>> lattice_step(np.array([0.0, 24, 96]), np.array([0.0, 0, 48]), 24.0, 24.0)
+    1
+    """
+    lat = place_lattice(xs, ys, px, py, slack)
+    if lat is None or lat[2].size < 3:
+        return 1
+    kx, ky = lat[2], lat[3]
+    return int(np.gcd.reduce(np.concatenate([kx - kx.min(), ky - ky.min()])))

@@ -24,7 +24,13 @@ from functools import lru_cache
 import numpy as np
 
 from bot.errors import BoardNotFoundError, TwoBoardsError
-from bot.reading.anchors import matches_at_pitch, place_lattice
+from bot.reading.anchors import (
+    anchor_matches,
+    fit_pitch,
+    fitted_matches,
+    lattice_step,
+    place_lattice,
+)
 from bot.reading.extent import Candidate, Located, board_extent
 from bot.reading.recolour import learn_curve, looks_recoloured, rough_curves, seed_grids, toned_skin
 from bot.reading.regions import (
@@ -284,11 +290,24 @@ def _search_area(
     """The best board of the skin around the dense area ``core`` at one of ``pitches``, and
     other boards found at that pitch beside it (their anchors on another phase)."""
     best: list[Candidate] = []
-    for px, py in pitches:
+    queue = list(pitches)
+    tried = {(float(round(px)), float(round(py))) for px, py in pitches}
+    while queue:
+        px, py = queue.pop(0)
         # Matched in the dense area and two cells of this pitch around it.
         x0, y0, x1, y1 = padded_box(core, search_padding(skin, max(px, py)), frame)
         roi = gray[y0:y1, x0:x1]
-        matched = matches_at_pitch(roi, skin, px, py)
+        xs, ys = anchor_matches(roi, skin, px, py)
+        if xs.size < 2:
+            continue
+        if not skin.uneven_px:
+            bigger = _bigger_cells(xs, ys, px, py)
+            if bigger is not None and bigger not in tried:
+                # Every match a whole number of cells apart: the cells may be that many times
+                # as big (anchors of a smaller size found in part of each big cell).
+                tried.add(bigger)
+                queue.insert(0, bigger)
+        matched = fitted_matches(roi, skin, xs, ys, px, py)
         if matched is None:
             continue
         xs, ys, px, py = matched
@@ -320,3 +339,15 @@ def _search_area(
         if boards[0].clean and boards[0].distance < 1.0:
             break  # pixel-exact at this pitch: no other pitch can fit better
     return best
+
+
+def _bigger_cells(
+    xs: np.ndarray, ys: np.ndarray, px: float, py: float
+) -> tuple[float, float] | None:
+    """The pitch of cells several times ``(px, py)`` when the anchor matches ``xs, ys`` lie a
+    common multiple of cells apart both ways (on the lattice fitted to them), else None."""
+    fit_x, fit_y = fit_pitch(xs, ys, px, py)
+    step = lattice_step(xs, ys, fit_x, fit_y)
+    if step < 2:
+        return None
+    return float(round(step * fit_x)), float(round(step * fit_y))

@@ -82,7 +82,13 @@ def _template_bank(skin: Skin, sx: float, sy: float, step: int) -> TemplateBank:
     h, w = len(range(0, skin.pitch_y - 2 * i, step)), len(range(0, skin.pitch_x - 2 * i, step))
     exact = abs(sx - 1) < 1e-3 and abs(sy - 1) < 1e-3
     by_class: dict[str, list[tuple[np.ndarray, np.ndarray]]] = {}
-    for cls, image in skin.variants:
+    images = list(skin.variants)
+    if not exact:
+        # A game that draws each cell size itself (skin.json ``drawn_sizes``): the cells drawn
+        # at the size nearest this one, stretched the rest of the way, are variants too (the
+        # skin's own images stretched stay: a desktop scaler stretches them so).
+        images += skin.drawn_variants(sx * skin.pitch_x, sy * skin.pitch_y)
+    for cls, image in images:
         if exact:
             inner = image[i : skin.pitch_y - i : step, i : skin.pitch_x - i : step]
             tol = np.full(inner.shape, skin.tolerance, np.uint8)
@@ -135,10 +141,13 @@ def _ignores_ring(skin: Skin) -> bool:
 
 
 def _stretched_sample(image: np.ndarray, skin: Skin, sx: float, sy: float, step: int) -> np.ndarray:
-    """``image`` stretched by ``(sx, sy)`` and sampled where :func:`sample_cells` samples."""
+    """``image`` (one cell at the skin's pitch, or at a drawn size) stretched to the skin's pitch
+    times ``(sx, sy)`` and sampled where :func:`sample_cells` samples."""
     import cv2
 
-    interp = cv2.INTER_AREA if min(sx, sy) < 1 else cv2.INTER_LINEAR
+    h0, w0 = image.shape[:2]
+    shrink = min(skin.pitch_x * sx / w0, skin.pitch_y * sy / h0) < 1
+    interp = cv2.INTER_AREA if shrink else cv2.INTER_LINEAR
     if _ignores_ring(skin):
         size = (max(2, round(skin.pitch_x * sx)), max(2, round(skin.pitch_y * sy)))
         big = cv2.resize(image, size, interpolation=interp)

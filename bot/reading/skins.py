@@ -57,6 +57,19 @@ class Level:
 
 
 @dataclass(frozen=True, eq=False)
+class DrawnSize:
+    """The game's cells as it draws them at another cell size (skin.json ``drawn_sizes``): games
+    that draw each size natively (lines stay one pixel wide, bevels and glyphs keep whole
+    pixels) do not look like the skin's images stretched. ``variants``: ``(class name, image)``
+    pairs, images ``pitch_y`` x ``pitch_x``; classes without an image here are only compared
+    stretched from the skin's own images."""
+
+    pitch_x: int
+    pitch_y: int
+    variants: tuple[tuple[str, np.ndarray], ...]
+
+
+@dataclass(frozen=True, eq=False)
 class Skin:
     """A game's look, loaded from its folder: a plain value (two skins loaded from the same
     files are equal; nothing is written into it while reading: what the reader keeps between
@@ -90,6 +103,26 @@ class Skin:
     lost_chars: str
     #: How far (px) columns and rows may sit off an even lattice (games sharing out spare pixels).
     uneven_px: float = 0.0
+    #: The cells as drawn at other sizes (skin.json ``drawn_sizes``), smallest first.
+    sizes: tuple[DrawnSize, ...] = ()
+
+    def drawn_variants(self, px: float, py: float) -> tuple[tuple[str, np.ndarray], ...]:
+        """``(class name, image)`` of each class as drawn at the size nearest pitch ``(px, py)``
+        (by ratio) that has the class (skin.json ``drawn_sizes``); a class is left out where the
+        skin's own size is as near."""
+        own = abs(np.log(px / self.pitch_x)) + abs(np.log(py / self.pitch_y))
+        by_distance = sorted(
+            (abs(np.log(px / z.pitch_x)) + abs(np.log(py / z.pitch_y)), i)
+            for i, z in enumerate(self.sizes)
+        )
+        found: dict[str, list[tuple[str, np.ndarray]]] = {}
+        for distance, i in by_distance:
+            if distance >= own:
+                break
+            for cls in dict.fromkeys(name for name, _ in self.sizes[i].variants):
+                if cls not in found:
+                    found[cls] = [v for v in self.sizes[i].variants if v[0] == cls]
+        return tuple(v for variants in found.values() for v in variants)
 
     def _key(self) -> tuple:
         """Everything but the images (compared apart: arrays have no ``==`` of their own)."""
@@ -108,10 +141,12 @@ class Skin:
         return (
             self._key() == other._key()
             and self.meta == other.meta
-            and len(self.variants) == len(other.variants)
+            and _same_images(self.variants, other.variants)
+            and len(self.sizes) == len(other.sizes)
             and all(
-                a == b and np.array_equal(x, y)
-                for (a, x), (b, y) in zip(self.variants, other.variants, strict=True)
+                (a.pitch_x, a.pitch_y) == (b.pitch_x, b.pitch_y)
+                and _same_images(a.variants, b.variants)
+                for a, b in zip(self.sizes, other.sizes, strict=True)
             )
         )
 
@@ -137,6 +172,15 @@ class Skin:
     def characters(self) -> str:
         """The board characters this skin can show, e.g. ``'.012345678F?*XW'``."""
         return "".join(dict.fromkeys(CLASS_CHARS[name] for name, _ in self.variants))
+
+
+def _same_images(
+    a: tuple[tuple[str, np.ndarray], ...], b: tuple[tuple[str, np.ndarray], ...]
+) -> bool:
+    """Whether two lists of ``(class name, image)`` pairs are the same."""
+    return len(a) == len(b) and all(
+        n == m and np.array_equal(x, y) for (n, x), (m, y) in zip(a, b, strict=True)
+    )
 
 
 def skin_dirs() -> list[Path]:
@@ -243,8 +287,6 @@ def check_skin_meta(meta: Mapping[str, Any], path: Path) -> None:
 
 
 def _build_skin(folder: Path, path: Path, meta: dict[str, Any]) -> Skin:
-    import cv2  # heavy import only when skins are really loaded
-
     name = str(meta.get("name") or folder.name)
     cell = meta["cell"]
     pitch_x, pitch_y = (int(v) for v in cell["pitch"])
@@ -256,23 +298,13 @@ def _build_skin(folder: Path, path: Path, meta: dict[str, Any]) -> Skin:
     spec = meta["templates"]
     if not isinstance(spec, dict) or not spec:
         raise ValueError("'templates' must be an object: class name -> image file(s)")
-    variants: list[tuple[str, np.ndarray]] = []
-    for cls, files in spec.items():
-        if cls not in CLASS_CHARS:
-            raise ValueError(
-                f"unknown class {cls!r} in 'templates' (known: {', '.join(CLASS_CHARS)})"
-            )
-        for file in [files] if isinstance(files, str) else files:
-            image_path = folder / file
-            image = cv2.imread(str(image_path), cv2.IMREAD_COLOR)
-            if image is None:
-                raise SkinFormatError(f"{image_path}: missing or not an image (named in {path})")
-            if image.shape[:2] != (pitch_y, pitch_x):
-                raise SkinFormatError(
-                    f"{image_path}: is {image.shape[1]}x{image.shape[0]} px, the cell pitch in "
-                    f"{path} is {pitch_x}x{pitch_y}"
-                )
-            variants.append((cls, image))
+    variants = _load_images(folder, path, spec, (pitch_x, pitch_y))
+    sizes = []
+    for entry in meta.get("drawn_sizes", []):
+        size_x, size_y = (int(v) for v in entry["pitch"])
+        images = _load_images(folder, path, entry["templates"], (size_x, size_y))
+        sizes.append(DrawnSize(size_x, size_y, tuple(images)))
+    sizes.sort(key=lambda z: (z.pitch_x, z.pitch_y))
     if "covered" not in spec:
         raise ValueError("'templates' has no 'covered' image")
     templates: dict[str, np.ndarray] = {}
@@ -311,7 +343,35 @@ def _build_skin(folder: Path, path: Path, meta: dict[str, Any]) -> Skin:
         levels=levels,
         lost_chars=str(meta.get("lost", {}).get("chars", "X")),
         uneven_px=float(cell.get("uneven_px", 0)),
+        sizes=tuple(sizes),
     )
+
+
+def _load_images(
+    folder: Path, path: Path, spec: Mapping[str, Any], pitch: tuple[int, int]
+) -> list[tuple[str, np.ndarray]]:
+    """``(class name, image)`` of a "templates" object (class -> file or files), each image
+    checked to be one cell of ``pitch`` (x, y)."""
+    import cv2
+
+    variants: list[tuple[str, np.ndarray]] = []
+    for cls, files in spec.items():
+        if cls not in CLASS_CHARS:
+            raise ValueError(
+                f"unknown class {cls!r} in 'templates' (known: {', '.join(CLASS_CHARS)})"
+            )
+        for file in [files] if isinstance(files, str) else files:
+            image_path = folder / file
+            image = cv2.imread(str(image_path), cv2.IMREAD_COLOR)
+            if image is None:
+                raise SkinFormatError(f"{image_path}: missing or not an image (named in {path})")
+            if image.shape[:2] != (pitch[1], pitch[0]):
+                raise SkinFormatError(
+                    f"{image_path}: is {image.shape[1]}x{image.shape[0]} px, the cell pitch in "
+                    f"{path} is {pitch[0]}x{pitch[1]}"
+                )
+            variants.append((cls, image))
+    return variants
 
 
 def _check_counter(folder: Path, path: Path, counter: Any) -> None:
