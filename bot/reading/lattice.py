@@ -31,13 +31,25 @@ from dataclasses import dataclass
 import numpy as np
 
 from bot.errors import LatticeError
-from bot.reading.lattice_extent import best_extent, even_ends
+from bot.reading.lattice_extent import best_extent, even_ends, extrapolated, grow_extent
 from bot.reading.lattice_lines import fit_axis, px
-from bot.reading.lattice_pitch import EDGE_STEP, edge_maps, estimate_pitch, refine_pitch, repeating
+from bot.reading.lattice_pitch import (
+    EDGE_STEP,
+    colour,
+    edge_maps,
+    estimate_pitch,
+    refine_pitch,
+    repeating,
+)
 
 __all__ = ["EDGE_STEP", "MIN_CELLS", "Lattice", "edge_maps", "estimate_pitch", "find_lattice",
            "refine_pitch"]  # fmt: skip
 
+#: A colour step that counts as an edge when telling cells from the frame around them: the
+#: bevels of cells over a shaded background (KMines) are faint in places.
+WEAK_STEP = EDGE_STEP // 2
+#: How much more an edge that runs along a cell side counts for the boundary than a short one.
+LONG_WEIGHT = 4.0
 #: Fewest cells along each axis for a lattice to count as a board.
 MIN_CELLS = 4
 
@@ -164,6 +176,21 @@ def _largest_blob(mask: np.ndarray, weight: np.ndarray) -> tuple[int, int, int, 
     return x, y, x + w, y + h
 
 
+def _long_runs(edges: np.ndarray, pitch: int, axis: int) -> np.ndarray:
+    """1 where an edge pixel is part of a run of at least 4/5 of ``pitch`` along ``axis``."""
+    import cv2
+
+    k = max(3, int(0.8 * pitch))
+    kernel = np.ones((k, 1) if axis == 0 else (1, k), np.uint8)
+    return cv2.morphologyEx(edges.astype(np.uint8), cv2.MORPH_OPEN, kernel).astype(np.float32)
+
+
+def _inside(lines: tuple[int, ...], lo: int, hi: int) -> tuple[int, int]:
+    """First index and number of the line-to-line blocks inside ``lo..hi``."""
+    ks = [k for k in range(len(lines) - 1) if lines[k] >= lo and lines[k + 1] <= hi]
+    return (ks[0], len(ks)) if ks else (0, 0)
+
+
 def find_lattice(
     image: np.ndarray,
     min_pitch: int = 8,
@@ -197,15 +224,34 @@ def find_lattice(
     x0, y0, x1, y1 = _largest_blob(density >= 0.3 * density.max(), repeat)
 
     # Only edges that repeat at the pitch speak for the lattice (not counters, text, frames).
-    axs = fit_axis((rv[y0:y1] * vertical[y0:y1]).sum(axis=0), px, x0, x1)
-    ays = fit_axis((rh[:, x0:x1] * horizontal[:, x0:x1]).sum(axis=1), py, y0, y1)
+    # Of those, edges that run along most of a cell side (grid lines, bevels) place the cell
+    # boundary: a digit's strokes repeat at the pitch too on a board full of numbers, centred
+    # in the cells, but they are shorter than a side.
+    wv = (rv * vertical) * (1 + LONG_WEIGHT * _long_runs(ev, py, axis=0))
+    wh = (rh * horizontal) * (1 + LONG_WEIGHT * _long_runs(eh, px, axis=1))
+    axs = fit_axis(wv[y0:y1].sum(axis=0), px, x0, x1)
+    ays = fit_axis(wh[:, x0:x1].sum(axis=1), py, y0, y1)
     ax, (first_col, ncols) = best_extent(ev, eh, axs, ays[0], (y0, y1))
     ay, (first_row, nrows) = best_extent(eh.T, ev.T, ays, axs[0], (x0, x1))
+    # Where few blocks show the whole cell pattern (boards mostly open, in a skin whose open
+    # cells draw no lines) the lattice starts from the lines inside the dense area instead.
+    if not ncols:
+        first_col, ncols = _inside(ax.lines, x0, x1)
+    if not nrows:
+        first_row, nrows = _inside(ay.lines, y0, y1)
+    seed = (first_col, first_col + ncols, first_row, first_row + nrows)
+    c0, c1, r0, r1 = seed
+    if ncols and nrows:
+        weak_v, weak_h = vertical >= WEAK_STEP, horizontal >= WEAK_STEP
+        c0, c1, r0, r1 = grow_extent(colour(image), weak_v, weak_h, ax.lines, ay.lines, seed)
+    xs = extrapolated(ax.lines, ax.pitch, seed[0], seed[1], c0, c1)
+    ys = extrapolated(ay.lines, ay.pitch, seed[2], seed[3], r0, r1)
+    first_col, ncols, first_row, nrows = c0, c1 - c0, r0, r1 - r0
     if ncols < min_cells or nrows < min_cells:
         raise LatticeError(
             f"the repeating pattern found is only {ncols}x{nrows} cells: no board in the image"
         )
     return Lattice(
-        xs=even_ends(ax.lines[first_col : first_col + ncols + 1]),
-        ys=even_ends(ay.lines[first_row : first_row + nrows + 1]),
+        xs=even_ends(xs[first_col : first_col + ncols + 1]),
+        ys=even_ends(ys[first_row : first_row + nrows + 1]),
     )

@@ -11,7 +11,7 @@ from bot.errors import LatticeError
 EDGE_STEP = 24
 
 
-def _colour(image: np.ndarray) -> np.ndarray:
+def colour(image: np.ndarray) -> np.ndarray:
     if image.ndim == 2:
         return image[:, :, None].astype(np.float32)
     if image.shape[2] == 4:  # mss frames are BGRA
@@ -28,7 +28,7 @@ def edge_maps(image: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """
     import cv2
 
-    img = cv2.blur(_colour(image), (2, 2), borderType=cv2.BORDER_REPLICATE)
+    img = cv2.blur(colour(image), (2, 2), borderType=cv2.BORDER_REPLICATE)
     if img.ndim == 2:
         img = img[:, :, None]
     vertical = np.zeros(img.shape[:2], np.float32)
@@ -54,8 +54,9 @@ def estimate_pitch(edges: np.ndarray, min_pitch: int, max_pitch: int) -> int:
     """The lattice pitch (whole pixels) along axis 1 of a binary edge map.
 
     The lag p scores the edge coincidences at p, 2p and 3p (each +-1 pixel, for fractional
-    pitches): a true pitch repeats at its multiples, while the offsets inside one cell (a bevel
-    two pixels in from the line) do not, and p/2 misses every other line.
+    pitches, and above the trough around it): a true pitch repeats at its multiples, while
+    the offsets inside one cell (a bevel two pixels in from the line) do not, and p/2 misses
+    every other line.
     """
     max_lag = min(3 * max_pitch + 2, edges.shape[1] - 1)
     if max_lag < 2 * min_pitch:
@@ -68,15 +69,31 @@ def estimate_pitch(edges: np.ndarray, min_pitch: int, max_pitch: int) -> int:
     tolerant = np.maximum(np.maximum(padded[:-2], padded[1:-1]), padded[2:])
     tolerant = np.concatenate([[tolerant[0]], tolerant])  # tolerant[d] = max corr[d-1..d+1]
     best, best_score = 0, -1.0
+    scores: dict[int, float] = {}
     for p in range(min_pitch, max_pitch + 1):
         harmonics = [k * p for k in (1, 2, 3) if k * p <= max_lag]
         if len(harmonics) < 2:
             break
-        score = float(sum(tolerant[h] for h in harmonics)) * 3 / len(harmonics)
+        # Each peak counts above the trough around it (half a pitch either side): long edges
+        # (a toolbar, a status bar) add the same to every lag, and a fraction of the pitch
+        # (10 px for 29 px cells: 3 x 10 is within a pixel of 29) must not gain from that
+        # floor at its first two harmonics.
+        score = sum(
+            float(tolerant[h] - corr[max(h - p // 2, 0) : h + p // 2 + 1].min()) for h in harmonics
+        )
+        score *= 3 / len(harmonics)
+        scores[p] = score
         if score > best_score * 1.02:  # prefer the smaller pitch on a near tie
             best, best_score = p, score
     if best == 0:
         raise LatticeError("no repeating cell pattern found")
+    # A multiple of the pitch repeats too (every third line is a line): where a fraction of
+    # the best lag scores nearly as well, the fraction is the cell.
+    for m in (4, 3, 2):
+        near = [q for q in range(best // m - 1, best // m + 2) if abs(m * q - best) <= 1]
+        good = [q for q in near if scores.get(q, 0.0) >= 0.9 * best_score]
+        if good:
+            return max(good, key=lambda q: scores[q])
     return best
 
 
