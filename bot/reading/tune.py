@@ -45,6 +45,7 @@ from bot.reading.tune_cells import (
     group_cells,
     inset_for,
     load_shot,
+    surroundings_read_as_cells,
 )
 from bot.reading.tune_names import (
     CLASS_ORDER,
@@ -173,6 +174,12 @@ def tune(
     inset = inset_for(size)
     shots = align_shots(shots, size)
     groups = group_cells(shots, size, inset)
+    # Without its outer ring a cell may look like the board's surroundings (an open cell drawn
+    # as a flat tone inside a one-pixel edge): then its ring is kept if that tells them apart.
+    if inset and surroundings_read_as_cells(shots, groups, size, inset):
+        whole = group_cells(shots, size, 0)
+        if not surroundings_read_as_cells(shots, whole, size, 0):
+            inset, groups = 0, whole
     # Where the grid lines are in a cell (None if the skin has none): a game that recolours
     # them (xbomb outlines the opened area in green after a loss) gets every class in every
     # line colour seen.
