@@ -201,10 +201,15 @@ def check_unscaled(shots: Sequence[Shot]) -> None:
 
 
 def surroundings_read_as_cells(
-    shots: Sequence[Shot], groups: Sequence[Group], size: tuple[int, int], inset: int
+    shots: Sequence[Shot],
+    groups: Sequence[Group],
+    size: tuple[int, int],
+    inset: int,
+    tolerance: int = TOLERANCE,
 ) -> int:
     """How many lattice cells just outside the boards (a header, a frame, the window around)
-    look the same as a group of board cells when compared inside ``inset``.
+    look the same as a group of board cells when compared inside ``inset`` (every channel
+    within ``tolerance``, the skin's own, on :data:`SAME_SHARE` of the pixels).
 
     A cell drawn as a flat tone inside a one-pixel outline (an open cell of Wine's
     Minesweeper: black inside a dotted edge) looks, without its outline, like any flat area
@@ -219,7 +224,7 @@ def surroundings_read_as_cells(
         h, w = size[1], size[0]
         a = ring[:, None, inset : h - inset, inset : w - inset].astype(np.int16)
         b = reps[None, :, inset : h - inset, inset : w - inset]
-        same = (np.abs(a - b).max(axis=4) <= TOLERANCE).mean(axis=(2, 3)) >= SAME_SHARE
+        same = (np.abs(a - b).max(axis=4) <= tolerance).mean(axis=(2, 3)) >= SAME_SHARE
         found += int(same.any(axis=1).sum())
     return found
 
