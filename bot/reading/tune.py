@@ -45,6 +45,7 @@ from bot.reading.tune_cells import (
     group_cells,
     inset_for,
     load_shot,
+    surroundings_read_as_cells,
 )
 from bot.reading.tune_names import (
     CLASS_ORDER,
@@ -61,6 +62,7 @@ from bot.reading.tune_skin import (
     line_variants,
     match_tolerance,
     skin_report,
+    unread_cells,
     write_skin,
 )
 from bot.userfiles import (
@@ -173,6 +175,17 @@ def tune(
     inset = inset_for(size)
     shots = align_shots(shots, size)
     groups = group_cells(shots, size, inset)
+    # Without its outer ring a cell may look like the board's surroundings (an open cell drawn
+    # as a flat tone inside a one-pixel edge): then its ring is kept if that tells them apart.
+    # (Compared as the reader will: within the skin's tolerance.)
+    if inset and surroundings_read_as_cells(
+        shots, groups, size, inset, match_tolerance(groups, shots, size)
+    ):
+        whole = group_cells(shots, size, 0)
+        if not surroundings_read_as_cells(
+            shots, whole, size, 0, match_tolerance(whole, shots, size)
+        ):
+            inset, groups = 0, whole
     # Where the grid lines are in a cell (None if the skin has none): a game that recolours
     # them (xbomb outlines the opened area in green after a loss) gets every class in every
     # line colour seen.
@@ -206,6 +219,18 @@ def tune(
     folder = write_skin(
         out or default_out(), name, groups, size, inset, shots, levels, restart, game, tolerance
     )
+    # The skin must read the boards it was shown: labelled cells it does not read clearly as
+    # their label become variants of their class (twice at most: a variant added may take a
+    # look-alike cell from another).
+    for _ in range(2):
+        extra = unread_cells(folder.parent, name, groups, shots, size)
+        if not extra:
+            break
+        groups = groups + extra
+        result.groups = groups
+        folder = write_skin(
+            folder.parent, name, groups, size, inset, shots, levels, restart, game, tolerance
+        )
     if program_text is not None:
         write_text(folder / "program.json", program_text, "program description")
     result.folder = folder

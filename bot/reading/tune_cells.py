@@ -200,6 +200,54 @@ def check_unscaled(shots: Sequence[Shot]) -> None:
                 )
 
 
+def surroundings_read_as_cells(
+    shots: Sequence[Shot],
+    groups: Sequence[Group],
+    size: tuple[int, int],
+    inset: int,
+    tolerance: int = TOLERANCE,
+) -> int:
+    """How many lattice cells just outside the boards (a header, a frame, the window around)
+    look the same as a group of board cells when compared inside ``inset`` (every channel
+    within ``tolerance``, the skin's own, on :data:`SAME_SHARE` of the pixels).
+
+    A cell drawn as a flat tone inside a one-pixel outline (an open cell of Wine's
+    Minesweeper: black inside a dotted edge) looks, without its outline, like any flat area
+    of that tone: the black header above the board then reads as empty cells.
+    """
+    reps = np.stack([g.image[..., :3] for g in groups]).astype(np.int16)
+    found = 0
+    for shot in shots:
+        ring = _ring_cells(shot, size)
+        if not len(ring):
+            continue
+        h, w = size[1], size[0]
+        a = ring[:, None, inset : h - inset, inset : w - inset].astype(np.int16)
+        b = reps[None, :, inset : h - inset, inset : w - inset]
+        same = (np.abs(a - b).max(axis=4) <= tolerance).mean(axis=(2, 3)) >= SAME_SHARE
+        found += int(same.any(axis=1).sum())
+    return found
+
+
+def _ring_cells(shot: Shot, size: tuple[int, int]) -> np.ndarray:
+    """The cells of the lattice ring just outside the board, those inside the picture."""
+    lat = shot.lattice
+    pw, ph = size
+    height, width = shot.image.shape[:2]
+    xs = (lat.xs[0] - pw, *lat.xs, lat.xs[-1] + pw)
+    ys = (lat.ys[0] - ph, *lat.ys, lat.ys[-1] + ph)
+    cells = []
+    for j in range(len(ys) - 1):
+        for i in range(len(xs) - 1):
+            if 0 < i < len(xs) - 2 and 0 < j < len(ys) - 2:
+                continue  # a cell of the board
+            if xs[i] < 0 or ys[j] < 0 or xs[i + 1] > width or ys[j + 1] > height:
+                continue
+            cell = Lattice((xs[i], xs[i + 1]), (ys[j], ys[j + 1])).cells(shot.image, size)
+            cells.append(cell[0, 0, ..., :3])
+    return np.array(cells)
+
+
 def inset_for(size: tuple[int, int]) -> int:
     """Pixels left out around each cell when comparing: one, the outermost ring, which is
     where grid lines meet and antialiasing lands. A grid line wider than that stays in the

@@ -270,3 +270,46 @@ def match_tolerance(groups: Sequence[Group], shots: Sequence[Shot], size: tuple[
             diff = np.abs(cell - ref).max(axis=2)
             worst = max(worst, float(np.percentile(diff, 90)))
     return int(min(48, max(8, worst + 8)))
+
+
+def unread_cells(
+    skins: Path, name: str, groups: Sequence[Group], shots: Sequence[Shot], size: tuple[int, int]
+) -> list[Group]:
+    """Cells of the labelled screenshots that the skin just written does not read clearly as
+    their label, each as a new variant of its class (one per look).
+
+    Grouping compares whole cells pixel by pixel; the reader scores them its own, robust way.
+    A cell that grouped with a variant may still read just under the confidence asked for
+    (KMines draws open cells see-through over a shaded background): tuning reads its labelled
+    screenshots back, so the skin reads at least the board it was shown.
+    """
+    from bot.reading.classify import classify_cells
+    from bot.reading.grid import Grid
+    from bot.reading.skins import find_skin
+    from bot.reading.tune_cells import Sample
+    from bot.reading.tune_names import CHAR_CLASSES
+
+    skin = find_skin(name, dirs=[skins])
+    inset = skin.inset
+    added: list[Group] = []
+    for s, shot in enumerate(shots):
+        if shot.labels is None:
+            continue
+        lat = shot.lattice
+        cols = tuple(x - lat.left - i * lat.pitch_x for i, x in enumerate(lat.xs[:-1]))
+        rows = tuple(y - lat.top - j * lat.pitch_y for j, y in enumerate(lat.ys[:-1]))
+        grid = Grid(lat.left, lat.top, lat.pitch_x, lat.pitch_y, lat.cols, lat.rows, cols, rows)
+        scores = classify_cells(shot.image[..., :3], grid, skin)
+        clear = (scores.confidence >= skin.min_confidence) & (scores.margin >= skin.min_margin)
+        cells = lat.cells(shot.image, size)[..., :3]
+        for y, row in enumerate(shot.labels):
+            for x, char in enumerate(row):
+                if (clear[y, x] and scores.chars[y, x] == char) or char not in CHAR_CLASSES:
+                    continue
+                cell = cells[y, x]
+                if any(agreement(cell, g.image, inset, 0) >= 1.0 for g in [*groups, *added]):
+                    continue  # a look already learnt: reading it better is not tune's to do
+                key = hashlib.sha1(np.ascontiguousarray(cell).tobytes()).hexdigest()[:8]
+                added.append(Group(key, cell.copy(), [Sample(s, x, y)], CHAR_CLASSES[char],
+                                   "read back"))  # fmt: skip
+    return added

@@ -1,0 +1,159 @@
+"""The cell-boundary lines along one axis of a board, from its edge profile and pitch (see
+:mod:`bot.reading.lattice`)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from bot.reading.lattice_pitch import refine_pitch
+
+
+def px(value: float) -> int:
+    """Round half up (Python's round() goes to even, which would jitter cell boxes)."""
+    return int(np.floor(value + 0.5))
+
+
+def positions(values: np.ndarray, n: int) -> np.ndarray:
+    pos = np.floor(values + 0.5).astype(int)
+    return pos[(pos >= 0) & (pos < n)]
+
+
+@dataclass(frozen=True)
+class Axis:
+    """The lattice along one axis: candidate cell-boundary lines and the periodic edge pattern."""
+
+    pitch: float
+    lines: tuple[int, ...]  # boundary candidates, left to right, past the board on both sides
+    offsets: tuple[int, ...]  # offsets of the periodic edges from a boundary (0 included)
+
+
+def fit_axis(profile: np.ndarray, coarse: int, lo: int, hi: int) -> list[Axis]:
+    """Boundary lines along one axis from a 1-D edge profile over the board span ``lo..hi``.
+
+    The average pitch comes from :func:`refine_pitch`; the edge pattern of one cell is the
+    profile folded at that pitch; the lines are then tracked one by one from the middle
+    outwards, each placed where the pattern fits best within a couple of pixels of one pitch
+    from the previous line (so uneven layouts and rounding on scaled screens are followed).
+    """
+    n = len(profile)
+    pad = int(2 * coarse)
+    a, b = max(lo - pad, 0), min(hi + pad, n)
+    pitch = refine_pitch(profile[a:b], coarse)
+    # Fold over the middle of the board only, where the drift of an uneven layout is small.
+    mid = (lo + hi) / 2
+    half = max(int(min(hi - lo, 10 * pitch) / 2), int(pitch))
+    f_lo, f_hi = int(mid - half), int(mid + half)
+    count = max(int((f_hi - f_lo) // pitch), 1)
+    ks = np.arange(count)
+    phases = np.arange(0.0, pitch, 0.25)
+    scores = np.array([profile[positions(f_lo + ph + ks * pitch, n)].sum() for ph in phases])
+    best = int(np.argmax(scores))
+    end = best
+    while end + 1 < len(scores) and scores[end + 1] >= scores[best]:
+        end += 1
+    phase = f_lo + float(phases[(best + end) // 2])
+    whole = int(np.ceil(pitch))
+    folded = np.array(
+        [profile[positions(phase + off + ks * pitch, n)].sum() for off in range(whole)]
+    )
+    strong = folded >= 0.35 * folded.max()
+    offsets = [
+        off
+        for off in range(whole)
+        if strong[off]
+        and folded[off] >= folded[(off - 1) % whole]
+        and folded[off] > folded[(off + 1) % whole]
+    ] or [0]
+
+    # A cell boundary is one of the strongest periodic edges: the line between cells, or the
+    # bright edge of a covered cell's bevel rather than its inner, softer edge. Where several
+    # are about as strong (both sides of a grid line; both sides of a gap) each is a
+    # candidate, the caller keeps the one giving the most cells; ties go to the edge with the
+    # longest run before it (the start of a grid line, so a cell begins with its line).
+    def gap_before(o: int) -> int:
+        earlier = [(o - q) % whole for q in offsets if q != o]
+        return min(earlier) if earlier else whole
+
+    top = folded[offsets].max()
+    candidates = sorted(
+        (o for o in offsets if folded[o] >= 0.9 * top), key=lambda o: -gap_before(o)
+    )
+    slack = max(2, int(round(pitch * 0.06)))
+    axes = []
+    for boundary in candidates:
+        rel = sorted((o - boundary) % whole for o in offsets)
+        pattern = np.zeros(whole + 1)
+        for o in offsets:
+            pattern[(o - boundary) % whole] = folded[o]
+        start = px(phase + boundary + pitch * int((mid - phase - boundary) // pitch))
+        lines = _track(profile, pattern, start, pitch, slack, lo, hi)
+        # An evenly spaced lattice unless following the lines one by one finds clearly
+        # stronger edges (gnome-mines' uneven columns): on a board full of numbers a thin
+        # grid line can be outshone by a digit's stroke next to it.
+        even = _even_fit(lines, lo, hi)
+        inside = [i for i, v in enumerate(even) if lo <= v < hi]
+        if inside:
+            tracked_score = sum(
+                float(profile[lines[i]]) for i in inside if 0 <= lines[i] < len(profile)
+            )
+            even_score = sum(float(profile[even[i]]) for i in inside if 0 <= even[i] < len(profile))
+            if tracked_score <= 1.1 * even_score:
+                lines = even
+        axes.append(Axis(pitch=pitch, lines=lines, offsets=tuple(rel)))
+    return axes
+
+
+def _even_fit(lines: tuple[int, ...], lo: int, hi: int) -> tuple[int, ...]:
+    """Evenly spaced lines fitted to ``lines`` inside ``lo..hi`` (Theil-Sen: the median of
+    the pairwise slopes, so a few lines pulled aside by digits do not bend the fit).
+
+    >>> _even_fit((55, 75, 95, 115, 135, 155, 175, 195, 214, 234), 50, 240)
+    (55, 75, 95, 115, 135, 155, 175, 195, 215, 235)
+    """
+    idx = [i for i, v in enumerate(lines) if lo <= v < hi] or list(range(len(lines)))
+    if len(idx) < 2:
+        return lines
+    ks = np.array(idx, float)
+    vs = np.array([lines[i] for i in idx], float)
+    i, j = np.triu_indices(len(idx), 1)
+    slope = float(np.median((vs[j] - vs[i]) / (ks[j] - ks[i])))
+    offset = float(np.median(vs - slope * ks))
+    return tuple(px(offset + slope * k) for k in range(len(lines)))
+
+
+def _track(
+    profile: np.ndarray, pattern: np.ndarray, start: int, pitch: float, slack: int, lo: int, hi: int
+) -> tuple[int, ...]:
+    """Boundary lines from ``start`` outwards, each fitted within ``slack`` of one pitch on."""
+    n = len(profile)
+
+    def score(pos: int) -> float:
+        return float(profile[pos]) if 0 <= pos < n else 0.0
+
+    def fit_near(pred: float) -> float:
+        # Follow the boundary edge alone (the other edges of a cell move when tiles are one
+        # pixel narrower, as in gnome-mines), and stay on the even lattice unless a shifted
+        # line is clearly stronger: the other side of a two-pixel grid line is about as
+        # strong and must not make lines jitter.
+        base = px(pred)
+        here = score(base)
+        best_s, best_val = 0, here
+        for s in range(-slack, slack + 1):
+            val = score(base + s)
+            if s != 0 and val > 1.6 * here + 1e-9 and val > best_val:
+                best_s, best_val = s, val
+        return pred + best_s
+
+    # Lines are followed well past the dense area (parts of a board with few repeated edges,
+    # say a column of covered cells beside many numbers, are thin in it); the extent check
+    # then keeps the blocks that look like cells.
+    first = fit_near(start)
+    right = [first]
+    while right[-1] + pitch < n:
+        right.append(fit_near(right[-1] + pitch))
+    left = [first]
+    while left[-1] - pitch >= 0:
+        left.append(fit_near(left[-1] - pitch))
+    return tuple(px(v) for v in left[::-1] + right[1:])

@@ -1,0 +1,168 @@
+"""The cell pitch of a board: edge maps, and the lag at which edges repeat (see
+:mod:`bot.reading.lattice`)."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from bot.errors import LatticeError
+
+#: A colour step (0-255, largest channel) that counts as an edge after smoothing.
+EDGE_STEP = 24
+
+
+def colour(image: np.ndarray) -> np.ndarray:
+    if image.ndim == 2:
+        return image[:, :, None].astype(np.float32)
+    if image.shape[2] == 4:  # mss frames are BGRA
+        image = image[:, :, :3]
+    return image.astype(np.float32)
+
+
+def edge_maps(image: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Edge strengths ``(vertical, horizontal)``, each the image's shape (float32, 0-255).
+
+    ``vertical[y, x]`` is the colour step between pixel x-1 and x (a vertical line at the left
+    of x); ``horizontal[y, x]`` the step between rows y-1 and y. The 2x2 box blur first turns
+    a one-pixel checkerboard dither into a flat tone, so dithered cells have no inner edges.
+    """
+    import cv2
+
+    img = cv2.blur(colour(image), (2, 2), borderType=cv2.BORDER_REPLICATE)
+    if img.ndim == 2:
+        img = img[:, :, None]
+    vertical = np.zeros(img.shape[:2], np.float32)
+    horizontal = np.zeros(img.shape[:2], np.float32)
+    # Central differences: after the blur a step spreads over two pixels, and the difference
+    # across both gives its full height at one pixel.
+    vertical[:, 1:-1] = np.abs(img[:, 2:] - img[:, :-2]).max(axis=2)
+    horizontal[1:-1, :] = np.abs(img[2:] - img[:-2]).max(axis=2)
+    return vertical, horizontal
+
+
+def _autocorrelation(edges: np.ndarray, max_lag: int) -> np.ndarray:
+    """Sum over rows of each row's autocorrelation (edges along axis 1), lags 0..max_lag."""
+    n = edges.shape[1]
+    size = 1 << int(np.ceil(np.log2(n + max_lag + 1)))
+    spectrum = np.fft.rfft(edges.astype(np.float32), size, axis=1)
+    power = (spectrum * spectrum.conj()).real.sum(axis=0)
+    corr = np.fft.irfft(power, size)[: max_lag + 1]
+    return np.maximum(corr, 0.0)
+
+
+def estimate_pitch(edges: np.ndarray, min_pitch: int, max_pitch: int) -> int:
+    """The lattice pitch (whole pixels) along axis 1 of a binary edge map.
+
+    The lag p scores the edge coincidences at p, 2p and 3p (each +-1 pixel, for fractional
+    pitches, and above the trough around it): a true pitch repeats at its multiples, while
+    the offsets inside one cell (a bevel two pixels in from the line) do not, and p/2 misses
+    every other line.
+    """
+    max_lag = min(3 * max_pitch + 2, edges.shape[1] - 1)
+    if max_lag < 2 * min_pitch:
+        raise LatticeError("the image is too small to hold a board")
+    corr = _autocorrelation(edges, max_lag)
+    if corr[0] <= 0:
+        raise LatticeError("no edges in the image: it is blank")
+    corr = corr / corr[0]
+    padded = np.concatenate([corr, np.zeros(2)])
+    tolerant = np.maximum(np.maximum(padded[:-2], padded[1:-1]), padded[2:])
+    tolerant = np.concatenate([[tolerant[0]], tolerant])  # tolerant[d] = max corr[d-1..d+1]
+    best, best_score = 0, -1.0
+    scores: dict[int, float] = {}
+    for p in range(min_pitch, max_pitch + 1):
+        harmonics = [k * p for k in (1, 2, 3) if k * p <= max_lag]
+        if len(harmonics) < 2:
+            break
+        # Each peak counts above the trough around it (half a pitch either side): long edges
+        # (a toolbar, a status bar) add the same to every lag, and a fraction of the pitch
+        # (10 px for 29 px cells: 3 x 10 is within a pixel of 29) must not gain from that
+        # floor at its first two harmonics.
+        score = sum(
+            float(tolerant[h] - corr[max(h - p // 2, 0) : h + p // 2 + 1].min()) for h in harmonics
+        )
+        score *= 3 / len(harmonics)
+        scores[p] = score
+        if score > best_score * 1.02:  # prefer the smaller pitch on a near tie
+            best, best_score = p, score
+    if best == 0:
+        raise LatticeError("no repeating cell pattern found")
+    # A multiple of the pitch repeats too (every third line is a line): where a fraction of
+    # the best lag scores nearly as well, the fraction is the cell.
+    for m in (4, 3, 2):
+        near = [q for q in range(best // m - 1, best // m + 2) if abs(m * q - best) <= 1]
+        good = [q for q in near if scores.get(q, 0.0) >= 0.9 * best_score]
+        if good:
+            return max(good, key=lambda q: scores[q])
+    return best
+
+
+def _shifted(mask: np.ndarray, d: int, axis: int) -> np.ndarray:
+    """``mask`` moved by ``d`` along ``axis`` (zeros shifted in)."""
+    out = np.zeros_like(mask)
+    n = mask.shape[axis]
+    if abs(d) >= n:
+        return out
+    src = [slice(None)] * 2
+    dst = [slice(None)] * 2
+    if d >= 0:
+        src[axis], dst[axis] = slice(0, n - d), slice(d, n)
+    else:
+        src[axis], dst[axis] = slice(-d, n), slice(0, n + d)
+    out[tuple(dst)] = mask[tuple(src)]
+    return out
+
+
+def repeating(edges: np.ndarray, pitch: int, axis: int) -> np.ndarray:
+    """Edge pixels with another edge one pitch (+-1) before or after them along ``axis``.
+
+    Noise (a photo on the desktop) has edges everywhere, so they "repeat" at every lag: an
+    edge only counts when it does *not* also repeat at a lag of about half a pitch, where a
+    lattice of cells has no edges.
+    """
+
+    def near(lag: int) -> np.ndarray:
+        out = np.zeros_like(edges)
+        for d in (lag - 1, lag, lag + 1, -lag + 1, -lag, -lag - 1):
+            out |= _shifted(edges, d, axis)
+        return out
+
+    off_lag = max(int(round(0.45 * pitch)), 3)
+    return edges & near(pitch) & ~near(off_lag)
+
+
+def refine_pitch(profile: np.ndarray, coarse: int) -> float:
+    """The pitch of a 1-D edge profile to a fraction of a pixel, starting from ``coarse``.
+
+    The profile's autocorrelation peaks at every multiple of the pitch; the peak near the
+    k-th multiple pins the pitch down to about 1/k pixel, so k doubles while the peaks stay
+    inside the profile (each step's window is narrow enough to stay on the right peak).
+
+    >>> prof = np.zeros(400); prof[np.rint(7 + 26.25 * np.arange(15)).astype(int)] = 1
+    >>> round(refine_pitch(prof, 26), 2)
+    26.25
+    """
+    n = len(profile)
+    size = 1 << int(np.ceil(np.log2(2 * n)))
+    # Remove the slow trend (the board's overall edge density) so the autocorrelation has
+    # sharp peaks at the multiples and not a ramp that pulls them towards small lags.
+    kernel = np.ones(max(coarse, 1)) / max(coarse, 1)
+    detrended = profile - np.convolve(profile, kernel, mode="same")
+    spectrum = np.fft.rfft(detrended, size)
+    corr = np.fft.irfft((spectrum * spectrum.conj()).real, size)[:n]
+    pitch, err, k = float(coarse), 1.0, 2
+    while k * pitch <= 0.75 * n:
+        center = k * pitch
+        half = min(int(np.ceil(k * err)) + 1, int(pitch // 2))
+        lo, hi = max(int(round(center)) - half, 1), min(int(round(center)) + half, n - 2)
+        if hi <= lo:
+            break
+        d = lo + int(np.argmax(corr[lo : hi + 1]))
+        # parabolic interpolation of the peak for sub-pixel precision
+        a, b, c = corr[d - 1], corr[d], corr[d + 1]
+        denom = a - 2 * b + c
+        shift = 0.5 * (a - c) / denom if denom < 0 else 0.0
+        pitch = (d + max(min(shift, 0.5), -0.5)) / k
+        err = 1.0 / k
+        k *= 2
+    return float(pitch)

@@ -1,0 +1,129 @@
+"""Games minebot ships no skin for, learnt by ``minebot tune`` from their fixtures, and how
+the skin learnt reads every fixture of its game.
+
+Each game is tuned from ONE screenshot with its text board and at most two without, into a
+temporary folder; then every ``tests/fixtures/<game>/NAME.png`` is read with that skin alone,
+as ``minebot replay --skin`` does, and compared with ``NAME.txt``: exact, refused (the reader
+said why it would not read it), or misread (a board given that differs: a wrong cell or a
+board of another size). A misread is the one outcome never allowed.
+
+Figures: ``python -m tests.tune_games [GAME ...]`` prints, per game, the fixtures exact /
+refused / misread and why each refused one was refused.
+"""
+
+from __future__ import annotations
+
+import shutil
+import sys
+import tempfile
+from dataclasses import dataclass, field
+from pathlib import Path
+
+FIXTURES = Path(__file__).resolve().parent / "fixtures"
+
+
+@dataclass(frozen=True)
+class Recipe:
+    """What a game is tuned from: one labelled fixture, up to two unlabelled ones."""
+
+    labelled: str
+    unlabelled: tuple[str, ...] = ()
+
+
+#: The screenshots each game is learnt from (fixture names in ``tests/fixtures/<game>/``).
+RECIPES = {
+    "kmines": Recipe("hard-mid", ()),
+    "kmines-classic": Recipe("medium-mid", ("medium-fresh",)),
+    "winemine": Recipe("expert-mid", ("expert-fresh",)),
+    "xbomb": Recipe("expert-mid", ("expert-fresh",)),
+}
+
+
+@dataclass
+class Outcome:
+    """How the tuned skin read each fixture of a game: name -> 'exact', 'refused: why' or
+    'misread: what'."""
+
+    game: str
+    results: dict[str, str] = field(default_factory=dict)
+
+    def names(self, kind: str) -> list[str]:
+        return [n for n, r in self.results.items() if r.split(":")[0] == kind]
+
+    def summary(self) -> str:
+        return (
+            f"{self.game}: {len(self.names('exact'))} exact, {len(self.names('refused'))} "
+            f"refused, {len(self.names('misread'))} misread of {len(self.results)}"
+        )
+
+
+def tune_game(game: str, work: Path) -> Path:
+    """Tune skin ``t-<game>`` from the game's recipe into ``work/skins``; the skins folder."""
+    from bot.reading.tune import tune
+
+    recipe = RECIPES[game]
+    shots = work / "shots"
+    shots.mkdir(parents=True, exist_ok=True)
+    src = FIXTURES / game
+    shutil.copy(src / f"{recipe.labelled}.png", shots)
+    shutil.copy(src / f"{recipe.labelled}.txt", shots)
+    for name in recipe.unlabelled:
+        shutil.copy(src / f"{name}.png", shots)
+    images = [shots / f"{n}.png" for n in (recipe.labelled, *recipe.unlabelled)]
+    result = tune(images, f"t-{game}", out=work / "skins")
+    if result.folder is None:
+        raise AssertionError(f"{game}: tune left groups unnamed: {len(result.unnamed)}")
+    return work / "skins"
+
+
+def read_fixtures(game: str, skins: Path) -> Outcome:
+    """Read every fixture of ``game`` with the skin ``t-<game>`` from ``skins``."""
+    import cv2
+
+    from bot.errors import MinebotError
+    from bot.reading.read import read_image
+    from bot.reading.skins import find_skin
+
+    skin = find_skin(f"t-{game}", dirs=[skins])
+    outcome = Outcome(game)
+    for png in sorted((FIXTURES / game).glob("*.png")):
+        want = png.with_suffix(".txt").read_text(encoding="utf-8").strip("\n")
+        try:
+            got = str(read_image(cv2.imread(str(png)), [skin]).board)
+        except MinebotError as refused:
+            outcome.results[png.stem] = f"refused: {refused}"
+            continue
+        if got == want:
+            outcome.results[png.stem] = "exact"
+        else:
+            rows = got.splitlines()
+            size = f"{len(rows[0]) if rows else 0}x{len(rows)}"
+            outcome.results[png.stem] = f"misread: {size} board read"
+    return outcome
+
+
+def measure(game: str) -> Outcome:
+    """Tune ``game`` in a temporary folder and read its fixtures."""
+    with tempfile.TemporaryDirectory() as tmp:
+        return read_fixtures(game, tune_game(game, Path(tmp)))
+
+
+def main(argv: list[str]) -> int:
+    from bot.errors import TuneError
+
+    for game in argv or sorted(RECIPES):
+        recipe = RECIPES[game]
+        try:
+            outcome = measure(game)
+        except TuneError as refused:
+            print(f"{game}: tune refused: {refused}")
+            continue
+        print(f"{outcome.summary()}  (tuned from {recipe.labelled} + {list(recipe.unlabelled)})")
+        for name, result in outcome.results.items():
+            if result != "exact":
+                print(f"    {name}: {result[:150]}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
