@@ -835,3 +835,34 @@ def test_a_message_over_the_board_at_the_end_is_waited_out():
     assert all(r.rejected_frames > 0 for r in summary.results)  # each end was covered
     # a loss whose exploded mine lies outside the message is counted without waiting
     assert any(r.outcome == "lost" and r.end_seen for r in summary.results)
+
+
+def test_a_restart_turned_down_is_a_clear_error_not_an_abandoned_game():
+    """The game asked to confirm the restart and the answer was no: the old board, with cells
+    the skin does not know, is still there. The run stops with a message (and its summary),
+    not with the reader's GameAbandoned escaping from the restart."""
+    from types import SimpleNamespace
+
+    from bot.live.looking import Timing
+    from bot.live.restart import wait_for_new_game
+    from bot.live.unclear import GameAbandoned
+
+    world = World(8, 8, 1, seed=5)
+    grid = fake_locate(world.render()).grid
+
+    class OldBoard:
+        located = Located(SkinStub("stub", {}), grid)
+        timing = Timing()
+        reads = 0
+
+        def settle(self, before=None):
+            return SimpleNamespace(image=world.render()), True
+
+        def read(self, frame, previous=None, want_plan=True):
+            self.reads += 1
+            raise GameAbandoned("cells of a class the skin does not know: (3, 4)")
+
+    player = OldBoard()
+    with pytest.raises(PlayError, match=r"did not restart: still the old board, cells of a class"):
+        wait_for_new_game(player, np.zeros((2, 2, 3), np.uint8))
+    assert player.reads == Timing().reread_tries

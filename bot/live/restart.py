@@ -17,6 +17,7 @@ from bot.errors import PlayError
 from bot.live.capture import Frame
 from bot.live.looking import Timing, board_crop
 from bot.live.mouse import BoardMouse, Mouse
+from bot.live.unclear import GameAbandoned
 
 
 class Player(Protocol):
@@ -144,9 +145,17 @@ def wait_for_new_game(player: Player, before: np.ndarray) -> None:
     new, changed = player.settle(before)
     if not changed:
         raise PlayError(f"the {name} game did not restart: the board did not change")
+    state = "not a game in play"
     for _ in range(player.timing.reread_tries):
-        new, reading, plan = player.read(new, want_plan=False)
-        if plan is not None:
-            return
+        try:
+            new, reading, plan = player.read(new, want_plan=False)
+        except GameAbandoned as exc:
+            # The old board again (a confirmation the game asked for was turned down): its
+            # unknown cells are no reason to stop the run uncounted; the restart failed.
+            state = f"the old board, {exc}"
+        else:
+            if plan is not None:
+                return
+            state = reading.state
         new, _ = player.settle(board_crop(new.image, player.located.grid))
-    raise PlayError(f"the {name} game did not restart: still {reading.state}")
+    raise PlayError(f"the {name} game did not restart: still {state}")
