@@ -76,15 +76,14 @@ def locate_board(frame_bgr: np.ndarray, skins: Sequence[Skin] | None = None) -> 
         raise BoardNotFoundError(
             f"no board found in the {frame.shape[1]}x{frame.shape[0]} picture (too small)"
         )
-    try:
-        return _locate(frame, skins)
-    except TwoBoardsError:
-        raise
-    except BoardNotFoundError as refused:
+    boards = _distinct(_candidates(frame, skins))
+    if not any(c.clean for c in boards):
+        # No skin's cells read clearly anywhere: perhaps the screen's colours are not the
+        # skins' (a cut or covered board, read clearly in part, is refused as it is).
         found = _locate_recoloured(frame, skins)
-        if found is None:
-            raise refused from None
-        return found
+        if found is not None:
+            return found
+    return _choose(frame, boards, skins)
 
 
 def _locate_recoloured(frame: np.ndarray, skins: Sequence[Skin]) -> Located | None:
@@ -139,7 +138,12 @@ def _candidates(frame: np.ndarray, skins: Sequence[Skin]) -> list[Candidate]:
 def _locate(frame: np.ndarray, skins: Sequence[Skin]) -> Located:
     """The one whole board in ``frame`` (BGR) in the skins' own colours; raises
     :class:`~bot.errors.BoardNotFoundError` (or a subclass) saying why there is none."""
-    boards = _distinct(_candidates(frame, skins))
+    return _choose(frame, _distinct(_candidates(frame, skins)), skins)
+
+
+def _choose(frame: np.ndarray, boards: list[Candidate], skins: Sequence[Skin]) -> Located:
+    """The one whole board among ``boards`` (one candidate a place), or
+    :class:`~bot.errors.BoardNotFoundError` (or a subclass) saying why there is none."""
     whole = [c for c in boards if c.clean and not c.cut
              and board_problem(frame, c.located.grid) is None]  # fmt: skip
     if whole:
