@@ -789,6 +789,7 @@ def test_an_unknown_digit_is_never_clicked_and_the_game_goes_on(tmp_path):
     d = summary.as_dict()
     assert d["unknown_cells"] > 0 and d["wins"] + d["losses"] + d["abandoned"] == 4
     assert d["wins"] >= 1  # going on with the 3s as opened cells of unknown number
+    assert d["misclicks"] == 0  # a 3 the bot opened is an opened cell, not a click lost
     notes = sorted((tmp_path / "unknown").glob("unknown-*.txt"))
     assert notes and "minebot tune" in notes[0].read_text()
     assert list((tmp_path / "unknown").glob("unknown-01-cell-*.png"))

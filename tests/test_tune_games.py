@@ -31,3 +31,24 @@ def test_tuned_skin_reads_its_game_exactly_or_refuses(game: str, tmp_path: Path)
     assert outcome.results[RECIPES[game].labelled] == "exact"
     assert len(outcome.names("exact")) == EXACT[game], outcome.summary()
     assert len(outcome.names("refused")) == len(outcome.results) - EXACT[game]
+
+
+def test_a_lost_board_teaches_its_classes_without_loosening_the_tolerance(tmp_path: Path) -> None:
+    """Wine's Minesweeper tuned from a won board and a lost one (both labelled) and a fresh
+    one learns the mine, the exploded mine and the wrong flag, keeps the tolerance of exact
+    captures (8) and reads every fixture exactly. The won board's lattice is found a pixel off
+    the others (each cell cut with its neighbour's edge): before, that edge counted as noise in
+    every class, the tolerance went to 48 and the skin found no board in any fixture."""
+    import json
+
+    from tests.tune_games import Recipe
+
+    skins = tune_game(
+        "winemine", tmp_path, Recipe("expert-won", ("expert-fresh",)), ("expert-lost",)
+    )
+    meta = json.loads((skins / "t-winemine" / "skin.json").read_text(encoding="utf-8"))
+    assert meta["match"]["tolerance"] == 8
+    assert {"mine", "exploded", "wrong_flag"} <= set(meta["templates"])
+    outcome = read_fixtures("winemine", skins)
+    assert outcome.names("misread") == []
+    assert len(outcome.names("exact")) == len(outcome.results) == 14, outcome.summary()

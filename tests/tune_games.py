@@ -57,19 +57,24 @@ class Outcome:
         )
 
 
-def tune_game(game: str, work: Path) -> Path:
-    """Tune skin ``t-<game>`` from the game's recipe into ``work/skins``; the skins folder."""
+def tune_game(
+    game: str, work: Path, recipe: Recipe | None = None, also: tuple[str, ...] = ()
+) -> Path:
+    """Tune skin ``t-<game>`` from the game's recipe (or ``recipe``) into ``work/skins``, with
+    the fixtures ``also`` labelled after the recipe's labelled one; the skins folder."""
     from bot.reading.tune import tune
 
-    recipe = RECIPES[game]
+    recipe = recipe or RECIPES[game]
     shots = work / "shots"
     shots.mkdir(parents=True, exist_ok=True)
     src = FIXTURES / game
-    shutil.copy(src / f"{recipe.labelled}.png", shots)
-    shutil.copy(src / f"{recipe.labelled}.txt", shots)
+    labelled = (recipe.labelled, *also)
+    for name in labelled:
+        shutil.copy(src / f"{name}.png", shots)
+        shutil.copy(src / f"{name}.txt", shots)
     for name in recipe.unlabelled:
         shutil.copy(src / f"{name}.png", shots)
-    images = [shots / f"{n}.png" for n in (recipe.labelled, *recipe.unlabelled)]
+    images = [shots / f"{n}.png" for n in (*labelled, *recipe.unlabelled)]
     result = tune(images, f"t-{game}", out=work / "skins")
     if result.folder is None:
         raise AssertionError(f"{game}: tune left groups unnamed: {len(result.unnamed)}")

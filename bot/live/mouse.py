@@ -26,7 +26,8 @@ from __future__ import annotations
 import importlib
 import os
 import sys
-from collections.abc import Callable, Sequence
+import tempfile
+from collections.abc import Callable, MutableMapping, Sequence
 from dataclasses import dataclass
 from types import ModuleType
 from typing import Any, Protocol
@@ -131,6 +132,33 @@ class PointerBackend(Protocol):
     def press(self, key: str) -> None: ...
 
 
+def no_xauthority_file(env: MutableMapping[str, str] | None = None) -> str | None:
+    """Point ``XAUTHORITY`` at an empty file when there is no Xauthority file at all; the
+    file's path then, else None.
+
+    python-xlib refuses to connect when ``~/.Xauthority`` (or ``$XAUTHORITY``) does not exist,
+    even to a server that asks for no cookie (an ``Xvfb -ac`` started by hand, a bare
+    container): "pyautogui cannot start: ~/.Xauthority: No such file". An empty file lets it
+    connect where no cookie is needed; a server that needs one still refuses, with its error.
+
+    >>> import tempfile
+    >>> home = tempfile.mkdtemp(); env = {"HOME": home}
+    >>> path = no_xauthority_file(env)
+    >>> env["XAUTHORITY"] == path and os.path.getsize(path) == 0
+    True
+    >>> no_xauthority_file(env) is None  # there is one now
+    True
+    """
+    env = os.environ if env is None else env
+    given = env.get("XAUTHORITY") or os.path.join(env.get("HOME", "~"), ".Xauthority")
+    if os.path.exists(os.path.expanduser(given)):
+        return None
+    fd, path = tempfile.mkstemp(prefix="minebot-", suffix=".Xauthority")
+    os.close(fd)
+    env["XAUTHORITY"] = path
+    return path
+
+
 def load_pyautogui() -> Any:
     """pyautogui, connected to the current ``DISPLAY`` (X11), failsafe on, no built-in pauses.
 
@@ -138,6 +166,8 @@ def load_pyautogui() -> Any:
     """
     if sys.platform.startswith("linux") and not os.environ.get("DISPLAY"):
         raise MouseError("no DISPLAY: there is no X screen for the mouse to act on")
+    if sys.platform.startswith("linux"):
+        no_xauthority_file()
     try:
         import pyautogui
     except Exception as exc:  # Xlib raises its own errors on a bad DISPLAY/XAUTHORITY

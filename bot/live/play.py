@@ -381,7 +381,7 @@ class Player:
                 frame, reading, plan = self._read_when_opened(frame, record, changed, ledger)
                 if plan is None:
                     break
-                self._note_move(record, frame, reading.board, plan, log)
+                self._note_move(record, frame, reading, plan, log)
                 frame, changed = self._click(frame, plan, ledger)
         except GameAbandoned as exc:
             outcome = "abandoned"
@@ -413,12 +413,16 @@ class Player:
         self,
         record: GameRecord,
         frame: Frame,
-        board: Board,
+        reading: Any,
         plan: list[PlannedClick],
         log: GameLog | None,
     ) -> None:
-        """Count what the board says of the last clicks, and keep the board and the plan."""
-        record.misclicks += sum(unopened(board, [c]) for c in record.last_batch)
+        """Count what the board says of the last clicks (one of an unknown class, taken as
+        opened, is no misclick), and keep the board and the plan."""
+        board: Board = reading.board
+        opened = set(getattr(reading, "unknown", ()))
+        last = [c for c in record.last_batch if (c.x, c.y) not in opened]
+        record.misclicks += sum(unopened(board, [c]) for c in last)
         record.acted.append(board)
         if log:
             log.moves(log.frame(frame, board), plan)

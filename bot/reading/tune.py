@@ -179,11 +179,11 @@ def tune(
     # as a flat tone inside a one-pixel edge): then its ring is kept if that tells them apart.
     # (Compared as the reader will: within the skin's tolerance.)
     if inset and surroundings_read_as_cells(
-        shots, groups, size, inset, match_tolerance(groups, shots, size)
+        shots, groups, size, inset, match_tolerance(groups, shots, size, inset)
     ):
         whole = group_cells(shots, size, 0)
         if not surroundings_read_as_cells(
-            shots, whole, size, 0, match_tolerance(whole, shots, size)
+            shots, whole, size, 0, match_tolerance(whole, shots, size, 0)
         ):
             inset, groups = 0, whole
     # Where the grid lines are in a cell (None if the skin has none): a game that recolours
@@ -213,7 +213,7 @@ def tune(
         groups = groups + derived
         result.groups = groups
         result.derived = derived
-    tolerance = match_tolerance(groups, shots, size)
+    tolerance = match_tolerance(groups, shots, size, inset)
     result.tolerance = tolerance
     result.reports = skin_report(groups, shots, size, inset, tolerance)
     folder = write_skin(

@@ -132,7 +132,34 @@ def align_shots(shots: Sequence[Shot], size: tuple[int, int]) -> list[Shot]:
         moved = Shot(shot.path, shot.image, shot.lattice.shifted(*best), shot.labels)
         placed.append(moved)
         seen.update(_cell_bytes(moved, size, 0, 0))
-    return placed
+    return _majority_phase(shots, placed)
+
+
+def _majority_phase(found: Sequence[Shot], placed: Sequence[Shot]) -> list[Shot]:
+    """``placed`` all moved together so that most screenshots keep the lattice found in them.
+
+    Aligning moves every screenshot to the first one's phase. When the first one's lattice
+    was found a pixel off (a won board, all numbers and flags, can be) while the others agree
+    among themselves, every cell would be cut with its neighbour's edge and one class would
+    look different beside each kind of neighbour; the phase most of them were found at wins.
+    A tie (two screenshots, one each way) keeps the first one's.
+
+    >>> from bot.reading.lattice import Lattice
+    >>> blank = np.zeros((1, 1, 3), np.uint8)
+    >>> def shot(x): return Shot(Path("s.png"), blank, Lattice((x, x + 9), (0, 9)), None)
+    >>> [s.lattice.left for s in _majority_phase([shot(4), shot(5), shot(5)], [shot(4)] * 3)]
+    [5, 5, 5]
+    >>> [s.lattice.left for s in _majority_phase([shot(4), shot(5)], [shot(4)] * 2)]
+    [4, 4]
+    """
+    moves = [
+        (f.lattice.left - p.lattice.left, f.lattice.top - p.lattice.top)
+        for f, p in zip(found, placed, strict=True)
+    ]
+    best = max(set(moves), key=lambda m: (moves.count(m), m == (0, 0)))
+    if best == (0, 0) or moves.count(best) <= moves.count((0, 0)):
+        return list(placed)
+    return [Shot(s.path, s.image, s.lattice.shifted(*best), s.labels) for s in placed]
 
 
 def _cell_bytes(shot: Shot, size: tuple[int, int], dx: int, dy: int) -> list[bytes]:

@@ -255,19 +255,40 @@ def line_variants(groups: list[Group], mask: np.ndarray) -> list[Group]:
     return added
 
 
-def match_tolerance(groups: Sequence[Group], shots: Sequence[Shot], size: tuple[int, int]) -> int:
+def match_tolerance(
+    groups: Sequence[Group], shots: Sequence[Shot], size: tuple[int, int], inset: int = 0
+) -> int:
     """The reader's per-channel tolerance for this skin: what the captures themselves vary by
     (90th percentile of each cell's difference from its group's first cell: noise spread over
     the cell, not a few odd pixels, which the reader's share-of-pixels score absorbs) plus 8,
     between 8 and 48. Exact captures get 8, so a window background a shade off an empty
-    cell's colour does not pass for one."""
+    cell's colour does not pass for one.
+
+    Measured inside ``inset``, the pixels the reader compares (and the grouping compared): the
+    ring left out may hold a neighbour's edge, which differs from cell to cell of one class
+    (a lattice cut one pixel off, as a won board can give, puts each cell's neighbour's grid
+    line in its ring). Measured over the whole cell, that ring raised the tolerance of every
+    class to 48 once a lost board's mines were learnt, and the skin then found no board.
+
+    >>> from bot.reading.lattice import Lattice
+    >>> from bot.reading.tune_cells import Sample
+    >>> image = np.zeros((20, 40, 3), np.uint8)
+    >>> image[[0, -1], 20:] = 255; image[:, [20, -1]] = 255  # the second cell's ring differs
+    >>> shot = Shot(Path("x.png"), image, Lattice((0, 20, 40), (0, 20)), None)
+    >>> group = Group("k", image[:, :20].copy(), [Sample(0, 0, 0), Sample(0, 1, 0)], "0")
+    >>> match_tolerance([group], [shot], (20, 20), inset=1)
+    8
+    >>> match_tolerance([group], [shot], (20, 20))  # what inset 0 would compare
+    48
+    """
     cut = {s: shot.lattice.cells(shot.image, size)[..., :3] for s, shot in enumerate(shots)}
+    h, w = size[1], size[0]
     worst = 0.0
     for group in groups:
-        ref = group.image.astype(np.int16)
+        ref = group.image[inset : h - inset, inset : w - inset].astype(np.int16)
         for smp in group.samples[:200]:
-            cell = cut[smp.shot][smp.y, smp.x].astype(np.int16)
-            diff = np.abs(cell - ref).max(axis=2)
+            cell = cut[smp.shot][smp.y, smp.x, inset : h - inset, inset : w - inset]
+            diff = np.abs(cell.astype(np.int16) - ref).max(axis=2)
             worst = max(worst, float(np.percentile(diff, 90)))
     return int(min(48, max(8, worst + 8)))
 
