@@ -867,3 +867,31 @@ def test_a_restart_turned_down_is_a_clear_error_not_an_abandoned_game():
     with pytest.raises(PlayError, match=r"did not restart: still the old board, cells of a class"):
         wait_for_new_game(player, np.zeros((2, 2, 3), np.uint8))
     assert player.reads == Timing().reread_tries
+
+
+def test_restarts_are_kept_apart_when_the_game_deals_from_the_clock():
+    """``restart.min_interval``: Wine's Minesweeper dealt the same layout again when restarted
+    within a second (the same lost game four times in a row); restarts then wait it out."""
+    from bot.live.restart import restart_from_skin
+
+    for apart, least in ((0.0, 0.0), (1.0, 1.0)):
+        world = World(8, 8, 1, seed=5)
+        spec = {"key": "F2", "min_interval": apart}
+        located = Located(SkinStub("stub", {"restart": spec}), fake_locate(world.render()).grid)
+        time = SimulatedClock()
+        player, pointer = make_player(
+            world, restart=restart_from_skin, located=located, clock=time.clock, sleep=time.sleep
+        )
+        pressed: list[float] = []
+
+        def press(key, world=world, pressed=pressed, time=time):
+            pressed.append(time.now)
+            world.restart(None, None, None)
+
+        pointer.press = press
+        summary = player.run(4)
+        assert summary.games == 4 and len(pressed) == 3
+        gaps = [b - a for a, b in zip(pressed, pressed[1:], strict=False)]
+        assert min(gaps) >= least
+        if not apart:
+            assert max(gaps) < 1.0  # the simulated games are quick: they would come this close

@@ -150,6 +150,8 @@ class Player:
         self.unknown = UnknownCellLog(log_dir / "unknown" if log_dir else None, out)
         self._game: GameRecord | None = None
         self._mines_shown: int | None = None
+        #: When the last restart was asked for (``restart.min_interval`` keeps restarts apart).
+        self.last_restart: float | None = None
 
     @property
     def reader(self) -> Reader:

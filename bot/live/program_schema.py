@@ -55,6 +55,12 @@ _RESTART = {
                 "units": {"enum": ["skin", "pixels"]},
             },
         },
+        "min_interval": {
+            "type": "number",
+            "minimum": 0,
+            "maximum": 60,
+            "description": "fewest seconds between two restarts (a layout dealt from the clock)",
+        },
     },
     "oneOf": [{"required": ["key"]}, {"required": ["button"]}, {"required": ["click"]}],
 }

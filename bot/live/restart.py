@@ -8,6 +8,7 @@ a button found by its picture (``{"button": "restart.png"}``, see :func:`find_bu
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any, Protocol
 
@@ -28,6 +29,9 @@ class Player(Protocol):
     mouse: Mouse | None
     fallback_restart: dict[str, Any] | None
     timing: Timing
+    last_restart: float | None
+    clock: Callable[[], float]
+    sleep: Callable[[float], None]
 
     def check_window(self) -> None: ...
 
@@ -101,11 +105,19 @@ def restart_from_skin(player: Player, frame: Frame, reading: Any) -> None:
     combination (``{"key": "n"}``, ``{"key": "ctrl+n"}``), a click relative to the board
     (``{"click": {"x_fraction": 0.5, "y_offset": -40}}``) or a click on a button found by its
     picture (``{"button": "restart.png"}``); then wait until the board has changed and reads as
-    a game in play."""
+    a game in play. ``"min_interval"``: the fewest seconds between two restarts."""
     spec, folder = restart_spec(player)
     if player.mouse is None:
         raise PlayError("cannot restart the game without a mouse")
     before = board_crop(frame.image, player.located.grid)
+    apart = float(spec.get("min_interval", 0.0))
+    if apart and player.last_restart is not None:
+        # Games that deal their layout from the clock's seconds deal the same board again
+        # when restarted within the same second.
+        wait = player.last_restart + apart - player.clock()
+        if wait > 0:
+            player.sleep(wait)
+    player.last_restart = player.clock()
     player.check_window()
     if "key" in spec:
         player.park_pointer()  # focus follows the pointer on a bare X server: keep it inside
