@@ -160,3 +160,18 @@ def test_an_unlisted_scaling_reads_exactly(skins):
     located = locate_board(big, skins)
     assert located.scale == pytest.approx(2.5, abs=0.01)
     assert str(read_frame(big, located).board) == str(read_board(str(png.with_suffix(".txt"))))
+
+
+def test_a_fresh_board_beside_another_games_board_is_named_too(skins):
+    """A fresh GNOME Mines board (all covered: its pitch is found only on a second try) right
+    of a small sgt-mines board: the sgt-mines board alone was read, the other not named."""
+    a = cv2.imread(str(FIXTURES / "gnome-mines" / "medium-fresh.png"))
+    b = cv2.imread(str(FIXTURES / "sgt-mines" / "beginner-first.png"))
+    desk = np.full((max(a.shape[0], b.shape[0]) + 80, a.shape[1] + b.shape[1] + 128, 3),
+                   (122, 88, 48), np.uint8)  # fmt: skip
+    desk[40 : 40 + a.shape[0], 40 : 40 + a.shape[1]] = a
+    desk[40 : 40 + b.shape[0], 88 + a.shape[1] : 88 + a.shape[1] + b.shape[1]] = b
+    with pytest.raises(TwoBoardsError) as refused:
+        locate_board(desk, skins)
+    assert " gnome-mines board at x " in str(refused.value)
+    assert " sgt-mines board at x " in str(refused.value)

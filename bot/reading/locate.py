@@ -112,9 +112,15 @@ def _locate_recoloured(frame: np.ndarray, skins: Sequence[Skin]) -> Located | No
     return None
 
 
-def _candidates(frame: np.ndarray, skins: Sequence[Skin]) -> list[Candidate]:
+def _candidates(
+    frame: np.ndarray,
+    skins: Sequence[Skin],
+    retry: Sequence[Skin] | None = None,
+    away_from: tuple[float, float, float, float] | None = None,
+) -> list[Candidate]:
     """Every skin's boards in ``frame``, by the pitches its colours' period suggests, then by
-    the others if no board reads clearly."""
+    the others if no board reads clearly (when given: only for the skins ``retry``, in areas
+    clear of the box ``away_from``)."""
     import cv2
 
     gray = cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY)
@@ -131,7 +137,10 @@ def _candidates(frame: np.ndarray, skins: Sequence[Skin]) -> list[Candidate]:
         # its colours (a grey desktop round a grey game) can hide its period: try them too
         # before giving up.
         for skin, core, pitches in later:
-            found += _search_area(frame, gray, skin, core, pitches())
+            if (retry is None or skin in retry) and not (
+                away_from is not None and _overlap(core, away_from)
+            ):
+                found += _search_area(frame, gray, skin, core, pitches())
     return found
 
 
@@ -191,21 +200,19 @@ def _boards_beside(frame: np.ndarray, board: Located, skins: Sequence[Skin]) -> 
     pitches tried there, or the area is only tried when no board was found. Without the board
     found, the rest of the picture is looked at on its own.
     """
-    import cv2
-
     rest = frame.copy()
     grid = board.grid
     pad = max(grid.pitch_x, grid.pitch_y)
     x0, y0, x1, y1 = (int(round(v)) for v in grid.bounds)
     x0, y0, x1, y1 = padded_box((x0, y0, x1, y1), int(np.ceil(pad)), frame)
     rest[y0:y1, x0:x1] = _blank_colour(tuple(skins))
-    gray = cv2.cvtColor(rest, cv2.COLOR_BGR2GRAY)
-    h, w = rest.shape[:2]
-    small = cv2.resize(rest, (w // 2, h // 2), interpolation=cv2.INTER_NEAREST)
-    found: list[Candidate] = []
-    for skin in skins:
-        found += _locate_skin(rest, gray, small, skin, [], [])
-    return [c for c in _distinct(found) if c.clean
+    # As a picture of its own: for the other skins also the pitches tried only when nothing
+    # reads clearly, in areas clear of the board found (its window round the blank holds no
+    # second board; a second board of the same skin shares the first one's pitch, and its
+    # anchors were matched beside it, see _search_area).
+    others = [s for s in skins if s != board.skin]
+    blanked = (float(x0), float(y0), float(x1), float(y1))
+    return [c for c in _distinct(_candidates(rest, skins, others, blanked)) if c.clean
             and c.located.grid.cols * c.located.grid.rows >= MIN_OTHER_CELLS]  # fmt: skip
 
 
