@@ -71,6 +71,7 @@ def classify_cells(
     step: int | None = None,
     state: ReaderState | None = None,
     adapt_tone: bool = False,
+    lossy: bool = False,
 ) -> CellScores:
     """Classify every cell of ``grid`` in ``frame_bgr`` (BGR or BGRA), comparing every
     ``step``-th pixel each way (default: the skin's :func:`sample_step`; the locator looks at
@@ -81,6 +82,9 @@ def classify_cells(
     used: the same result, only slower. With ``adapt_tone``, a frame whose cells do not all
     read clearly as drawn is read again through the tone curve learnt from its clear cells
     (:mod:`bot.reading.tone`: brightness, gamma, a tint); the strict rules stay the same.
+    With ``lossy`` (the locator's second look), cells that do not read clearly are read again
+    with each template's edges allowed what lossy compression does to them
+    (:func:`_edge_bank`); no tone curve, and flat areas keep the skin's own tolerance.
     """
     state = ReaderState() if state is None else state
     sx, sy = cell_scale(grid, skin)
@@ -113,6 +117,11 @@ def classify_cells(
 
     learnt = state.tones.get(skin.name) if adapt_tone else None
     results = read(learnt)
+    if lossy and unclear(results):
+        win, conf, margin, distance = score_cells(samples, _edge_bank(bank), state)
+        doubtful = (results[1] < skin.min_confidence) | (results[2] < skin.min_margin)
+        widened = (win, conf, margin - NOISY_MARGIN, distance)
+        results = tuple(np.where(doubtful, w, r) for w, r in zip(widened, results, strict=True))
     if adapt_tone and unclear(results):
         # The same cells through the same curve give the same answer: a message waited out
         # is the same frame many times over, judged once.
@@ -280,6 +289,27 @@ def _noisy_bank(
         tol=tol.reshape(k, -1).astype(np.uint8),
         tol_all=None,
     )
+
+
+def _edge_bank(bank: TemplateBank) -> TemplateBank:
+    """``bank`` with each sample's tolerance widened, within two pixels of a template's
+    edges, by half its local contrast in that channel (BGR): JPEG rings at edges and smears a
+    thin stroke's colour. Flat areas keep the skin's tolerance, so a flat area of another
+    colour (a window over the board) still does not pass for a cell."""
+    import cv2
+
+    k, h, w = len(bank.u8), bank.h, bank.w
+    images = bank.u8.reshape(k * h, w, 3)
+    kernel = np.ones((5, 5), np.uint8)
+    grad = np.stack(
+        [
+            cv2.morphologyEx(images[i * h : (i + 1) * h], cv2.MORPH_GRADIENT, kernel)
+            for i in range(k)
+        ]
+    ).reshape(k, -1)
+    tol = bank.tol.astype(np.int16) + grad.astype(np.int16) // 2
+    tol = np.where(bank.tol == 255, 255, np.clip(tol, 0, 255)).astype(np.uint8)
+    return replace(bank, tol=tol, tol_all=None)
 
 
 def _ycrcb(cells: np.ndarray) -> np.ndarray:

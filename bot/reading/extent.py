@@ -90,6 +90,7 @@ def board_extent(
     seeds: tuple[np.ndarray, np.ndarray],
     roi: tuple[int, int, int, int],
     shifts: tuple[np.ndarray, np.ndarray] | None = None,
+    noisy: bool = False,
 ) -> Candidate | None:
     """The board around the seed cells: classify every lattice cell of the search area at
     once, keep the connected group of confidently read cells holding most seeds, and take its
@@ -97,7 +98,9 @@ def board_extent(
 
     Seeds left outside the group mean the group stopped inside the board: on an uneven lattice
     the lines are then placed again by how well their cells read (:func:`_fit_offsets`); if
-    seeds still lie outside, the candidate is marked ``cut`` (a smaller board is never given)."""
+    seeds still lie outside, the candidate is marked ``cut`` (a smaller board is never given).
+    ``noisy``: cells that do not read clearly as drawn are read again with the tolerance a
+    lossy picture's edges ask for (:func:`~bot.reading.classify.classify_cells`)."""
     x0, y0, x1, y1 = roi
     kx0, kx1 = int(np.ceil((x0 - fx) / px)), int(np.floor((x1 - fx) / px)) - 1
     ky0, ky1 = int(np.ceil((y0 - fy) / py)), int(np.floor((y1 - fy) / py)) - 1
@@ -126,7 +129,7 @@ def board_extent(
         min(kx1, kx.max() + 2),
         min(ky1, ky.max() + 2),
     )
-    grown = _grow(frame, skin, lattice, window, (kx, ky), step)
+    grown = _grow(frame, skin, lattice, window, (kx, ky), step, noisy)
     if grown is None:
         return None
     # Lines an uneven lattice's anchors did not place may be off by a few pixels; elsewhere
@@ -137,7 +140,7 @@ def board_extent(
             break
         fitted = grown[0]
         lattice = _fit_offsets(frame, skin, lattice, fitted, step)
-        grown = _grow(frame, skin, lattice, fitted, (kx, ky), step)
+        grown = _grow(frame, skin, lattice, fitted, (kx, ky), step, noisy)
         if grown is None:
             return None
         short = _stops_short(frame, lattice, grown, (kx, ky))
@@ -194,6 +197,7 @@ def _grow(
     window: tuple[int, int, int, int],
     seeds: tuple[np.ndarray, np.ndarray],
     step: int,
+    noisy: bool = False,
 ) -> _Grown | None:
     """Classify ``window`` (lattice indices) and keep the connected group of confidently read
     cells holding most seeds, widening the window while the group reaches its edge (cheaper
@@ -204,7 +208,8 @@ def _grow(
     wx0, wy0, wx1, wy1 = window
     kx, ky = seeds
     for _ in range(50):
-        scores = classify_cells(frame, lattice.grid(wx0, wy0, wx1, wy1), skin, step)
+        grid = lattice.grid(wx0, wy0, wx1, wy1)
+        scores = classify_cells(frame, grid, skin, step, lossy=noisy)
         # Stricter than reading: a cell must match clearly to extend the board, so look-alike
         # areas next to it (a margin of the same grey) stay out; the reader judges every cell.
         good = (scores.confidence >= (1 + skin.min_confidence) / 2) & (

@@ -83,7 +83,20 @@ def locate_board(frame_bgr: np.ndarray, skins: Sequence[Skin] | None = None) -> 
         found = _locate_recoloured(frame, skins)
         if found is not None:
             return found
-    return _choose(frame, boards, skins)
+    try:
+        return _choose(frame, boards, skins)
+    except TwoBoardsError:
+        raise
+    except BoardNotFoundError as refused:
+        first = refused
+    # Cells a lossy picture (JPEG) smeared at their edges stop the board's growth there: the
+    # board is grown again with those edges' tolerance widened (flat areas keep theirs).
+    try:
+        return _locate(frame, skins, noisy=True)
+    except TwoBoardsError:
+        raise
+    except BoardNotFoundError:
+        raise first from None
 
 
 def _locate_recoloured(frame: np.ndarray, skins: Sequence[Skin]) -> Located | None:
@@ -117,6 +130,7 @@ def _candidates(
     skins: Sequence[Skin],
     retry: Sequence[Skin] | None = None,
     away_from: tuple[float, float, float, float] | None = None,
+    noisy: bool = False,
 ) -> list[Candidate]:
     """Every skin's boards in ``frame``, by the pitches its colours' period suggests, then by
     the others if no board reads clearly (when given: only for the skins ``retry``, in areas
@@ -131,7 +145,7 @@ def _candidates(
     later: list[tuple[Skin, tuple[int, int, int, int], Callable[[], Pitches]]] = []
     for skin in skins:
         taken = [c.located.grid.bounds for c in found if c.clean]
-        found += _locate_skin(frame, gray, small, skin, later, taken)
+        found += _locate_skin(frame, gray, small, skin, later, taken, noisy)
     if not any(c.clean for c in found):
         # The key colours' period ruled these pitches out; but a board amid other things of
         # its colours (a grey desktop round a grey game) can hide its period: try them too
@@ -140,17 +154,19 @@ def _candidates(
             if (retry is None or skin in retry) and not (
                 away_from is not None and _overlap(core, away_from)
             ):
-                found += _search_area(frame, gray, skin, core, pitches())
+                found += _search_area(frame, gray, skin, core, pitches(), noisy)
     return found
 
 
-def _locate(frame: np.ndarray, skins: Sequence[Skin]) -> Located:
+def _locate(frame: np.ndarray, skins: Sequence[Skin], noisy: bool = False) -> Located:
     """The one whole board in ``frame`` (BGR) in the skins' own colours; raises
     :class:`~bot.errors.BoardNotFoundError` (or a subclass) saying why there is none."""
-    return _choose(frame, _distinct(_candidates(frame, skins)), skins)
+    return _choose(frame, _distinct(_candidates(frame, skins, noisy=noisy)), skins, noisy)
 
 
-def _choose(frame: np.ndarray, boards: list[Candidate], skins: Sequence[Skin]) -> Located:
+def _choose(
+    frame: np.ndarray, boards: list[Candidate], skins: Sequence[Skin], noisy: bool = False
+) -> Located:
     """The one whole board among ``boards`` (one candidate a place), or
     :class:`~bot.errors.BoardNotFoundError` (or a subclass) saying why there is none."""
     whole = [c for c in boards if c.clean and not c.cut
@@ -160,7 +176,7 @@ def _choose(frame: np.ndarray, boards: list[Candidate], skins: Sequence[Skin]) -
         # or part of one: which board the user means cannot be told (refused, both named).
         others = [c for c in boards if c is not whole[0] and c.clean
                   and c.located.grid.cols * c.located.grid.rows >= MIN_OTHER_CELLS]  # fmt: skip
-        others = others or _boards_beside(frame, whole[0].located, skins)
+        others = others or _boards_beside(frame, whole[0].located, skins, noisy)
         if others:
             raise TwoBoardsError(
                 f"{1 + len(others)} boards in the picture: "
@@ -192,7 +208,9 @@ def _choose(frame: np.ndarray, boards: list[Candidate], skins: Sequence[Skin]) -
     return best.located
 
 
-def _boards_beside(frame: np.ndarray, board: Located, skins: Sequence[Skin]) -> list[Candidate]:
+def _boards_beside(
+    frame: np.ndarray, board: Located, skins: Sequence[Skin], noisy: bool = False
+) -> list[Candidate]:
     """Clear readings of any skin's cells elsewhere in ``frame`` once ``board`` is blanked out.
 
     The first look can miss a second board of another skin: its key colours may share an
@@ -212,7 +230,7 @@ def _boards_beside(frame: np.ndarray, board: Located, skins: Sequence[Skin]) -> 
     # anchors were matched beside it, see _search_area).
     others = [s for s in skins if s != board.skin]
     blanked = (float(x0), float(y0), float(x1), float(y1))
-    return [c for c in _distinct(_candidates(rest, skins, others, blanked)) if c.clean
+    return [c for c in _distinct(_candidates(rest, skins, others, blanked, noisy)) if c.clean
             and c.located.grid.cols * c.located.grid.rows >= MIN_OTHER_CELLS]  # fmt: skip
 
 
@@ -269,6 +287,7 @@ def _locate_skin(
     skin: Skin,
     later: list[tuple[Skin, tuple[int, int, int, int], Callable[[], Pitches]]],
     taken: list[tuple[float, float, float, float]],
+    noisy: bool = False,
 ) -> list[Candidate]:
     """The skin's boards in the frame, trying each dense area's first pitches; the pitches to
     try later are added to ``later``. ``taken``: boxes where other skins read a board clearly."""
@@ -281,7 +300,7 @@ def _locate_skin(
             # clearly here: tried only if no board is found (saves a match per frame).
             later.append((skin, core, functools.partial(_then, first, rest)))
             continue
-        found += _search_area(frame, gray, skin, core, first)
+        found += _search_area(frame, gray, skin, core, first, noisy)
         later.append((skin, core, rest))
     return found
 
@@ -297,6 +316,7 @@ def _search_area(
     skin: Skin,
     core: tuple[int, int, int, int],
     pitches: Pitches,
+    noisy: bool = False,
 ) -> list[Candidate]:
     """The best board of the skin around the dense area ``core`` at one of ``pitches``, and
     other boards found at that pitch beside it (their anchors on another phase)."""
@@ -330,7 +350,9 @@ def _search_area(
             fx, fy, kx, ky, dx, dy = lat
             shifts = (dx, dy) if skin.uneven_px else None
             roi_box = (x0, y0, x1, y1)
-            found = board_extent(frame, skin, fx + x0, fy + y0, px, py, (kx, ky), roi_box, shifts)
+            found = board_extent(
+                frame, skin, fx + x0, fy + y0, px, py, (kx, ky), roi_box, shifts, noisy
+            )
             if found is None or found.score <= 0:
                 break
             boards.append(found)
