@@ -195,3 +195,25 @@ def plan_despite_flags(
     if not clicks:
         clicks = least_risky_elsewhere(checked.board, mines, flagged)
     return clicks, checked.note
+
+
+def known_mines(reading: Any, given: int | None, skin: Any) -> int | None:
+    """The board's mine count: ``given`` (``--mines``), else the one the screen shows, else
+    the skin's standard level of the board's size (a reading made of the cells that read, with
+    a message over part of the board, has no count of its own); None when nothing says.
+
+    >>> from types import SimpleNamespace
+    >>> from bot.reading.skins import find_skin
+    >>> board = SimpleNamespace(width=30, height=16)
+    >>> known_mines(SimpleNamespace(mines=None, board=board), None, find_skin("winmine"))
+    99
+    >>> known_mines(SimpleNamespace(mines=None, board=board), None, None) is None
+    True
+    """
+    if given is not None:
+        return given
+    if getattr(reading, "mines", None) is not None:
+        return int(reading.mines)
+    level = getattr(skin, "level_mines", None)
+    mines = None if level is None else level(reading.board.width, reading.board.height)
+    return None if mines is None else int(mines)

@@ -13,8 +13,7 @@ One pass of :meth:`Player.play_game`:
    changed), park the pointer, and wait for the board to change and settle again.
 
 The window is watched between moves (closed, moved, resized: stop; the game's own dialogs are
-dismissed, :mod:`bot.live.dialogs`). Everything the loop touches comes in through the
-constructor, so the tests drive it with a simulated game instead of a screen.
+dismissed, :mod:`bot.live.dialogs`). Everything comes in through the constructor.
 """
 
 from __future__ import annotations
@@ -48,6 +47,7 @@ from bot.live.planning import (
     first_click,
     inconsistent_cells,
     is_blank,
+    known_mines,
     least_risky_elsewhere,
     plan_clicks,
     plan_despite_flags,
@@ -171,20 +171,17 @@ class Player:
         return settle(self.grab, grid, before, self.timing, self.clock, self.sleep)
 
     def mine_count(self, reading: Any) -> int:
-        if self.mines is not None:
-            return self.mines
-        if getattr(reading, "mines", None) is not None:
+        if self.mines is None and getattr(reading, "mines", None) is not None:
             self._mines_shown = int(reading.mines)
-            return int(reading.mines)
-        board = reading.board
-        estimate = max(1, round(0.16 * board.width * board.height))
-        if not self._warned_estimate:
-            self.out(
-                f"warning: the mine count is not shown and not given (--mines): assuming "
-                f"{estimate} for a {board.width}x{board.height} board"
-            )
-            self._warned_estimate = True
-        return estimate
+        mines = known_mines(reading, self.mines, getattr(self.located, "skin", None))
+        if mines is None:
+            w, h = reading.board.width, reading.board.height
+            mines = max(1, round(0.16 * w * h))
+            if not self._warned_estimate:
+                self.out(f"warning: the mine count is not shown and not given (--mines): "
+                         f"assuming {mines} for a {w}x{h} board")  # fmt: skip
+                self._warned_estimate = True
+        return mines
 
     def read(
         self, frame: Frame, previous: Board | None = None, want_plan: bool = True
