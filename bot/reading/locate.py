@@ -133,8 +133,8 @@ def _candidates(
     noisy: bool = False,
 ) -> list[Candidate]:
     """Every skin's boards in ``frame``, by the pitches its colours' period suggests, then by
-    the others if no board reads clearly (when given: only for the skins ``retry``, in areas
-    clear of the box ``away_from``)."""
+    the others if no board reads clearly (when given: only for the skins ``retry``); with
+    ``away_from`` (a board blanked out), only beside that box (see :func:`_beside`)."""
     import cv2
 
     gray = cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY)
@@ -145,15 +145,13 @@ def _candidates(
     later: list[tuple[Skin, tuple[int, int, int, int], Callable[[], Pitches]]] = []
     for skin in skins:
         taken = [c.located.grid.bounds for c in found if c.clean]
-        found += _locate_skin(frame, gray, small, skin, later, taken, noisy)
+        found += _locate_skin(frame, gray, small, skin, later, taken, noisy, away_from)
     if not any(c.clean for c in found):
         # The key colours' period ruled these pitches out; but a board amid other things of
         # its colours (a grey desktop round a grey game) can hide its period: try them too
         # before giving up.
         for skin, core, pitches in later:
-            if (retry is None or skin in retry) and not (
-                away_from is not None and _overlap(core, away_from)
-            ):
+            if retry is None or skin in retry:
                 found += _search_area(frame, gray, skin, core, pitches(), noisy)
     return found
 
@@ -224,10 +222,9 @@ def _boards_beside(
     x0, y0, x1, y1 = (int(round(v)) for v in grid.bounds)
     x0, y0, x1, y1 = padded_box((x0, y0, x1, y1), int(np.ceil(pad)), frame)
     rest[y0:y1, x0:x1] = _blank_colour(tuple(skins))
-    # As a picture of its own: for the other skins also the pitches tried only when nothing
-    # reads clearly, in areas clear of the board found (its window round the blank holds no
-    # second board; a second board of the same skin shares the first one's pitch, and its
-    # anchors were matched beside it, see _search_area).
+    # As a picture of its own, beside the board found: for the other skins also the pitches
+    # tried only when nothing reads clearly (a second board of the same skin shares the first
+    # one's pitch, and its anchors were matched beside it, see _search_area).
     others = [s for s in skins if s != board.skin]
     blanked = (float(x0), float(y0), float(x1), float(y1))
     return [c for c in _distinct(_candidates(rest, skins, others, blanked, noisy)) if c.clean
@@ -288,11 +285,17 @@ def _locate_skin(
     later: list[tuple[Skin, tuple[int, int, int, int], Callable[[], Pitches]]],
     taken: list[tuple[float, float, float, float]],
     noisy: bool = False,
+    away_from: tuple[float, float, float, float] | None = None,
 ) -> list[Candidate]:
     """The skin's boards in the frame, trying each dense area's first pitches; the pitches to
-    try later are added to ``later``. ``taken``: boxes where other skins read a board clearly."""
+    try later are added to ``later``. ``taken``: boxes where other skins read a board clearly.
+    ``away_from``: a board blanked out; of an area round it only the widest part beside it
+    that can hold a board is searched."""
     found: list[Candidate] = []
-    for core in find_regions(frame, small, skin):
+    cores = find_regions(frame, small, skin)
+    if away_from is not None:
+        cores = [c for c in (_beside(core, away_from, skin) for core in cores) if c is not None]
+    for core in cores:
         first, rest = candidate_pitches(skin, frame, padded_box(core, search_padding(skin), frame))
         listed = {(skin.pitch_x * k, skin.pitch_y * k) for k in skin.scales}
         if taken and not set(first) & listed and any(_overlap(core, box) for box in taken):
@@ -303,6 +306,33 @@ def _locate_skin(
         found += _search_area(frame, gray, skin, core, first, noisy)
         later.append((skin, core, rest))
     return found
+
+
+def _beside(
+    core: tuple[int, int, int, int], box: tuple[float, float, float, float], skin: Skin
+) -> tuple[int, int, int, int] | None:
+    """``core`` where it does not overlap ``box``; else the widest of its parts left, right,
+    above or below ``box``, or None when none can hold :data:`MIN_OTHER_CELLS` of the skin's
+    smallest cells (the board's own window round it holds no second board).
+
+    >>> skin = type("S", (), {"pitch_x": 16, "pitch_y": 16, "scales": (1.0,),
+    ...                       "scales_with_window": False})()
+    >>> _beside((0, 0, 400, 100), (0, 0, 300, 100), skin)
+    (300, 0, 400, 100)
+    >>> _beside((0, 0, 320, 100), (0, 0, 300, 100), skin) is None
+    True
+    """
+    if not _overlap(core, box):
+        return core
+    x0, y0, x1, y1 = core
+    bx0, by0, bx1, by1 = (int(round(v)) for v in box)
+    parts = [(x0, y0, bx0, y1), (bx1, y0, x1, y1), (x0, y0, x1, by0), (x0, by1, x1, y1)]
+    smallest = min(skin.pitch_x, skin.pitch_y) * min(skin.scales + (1.0,))
+    if skin.scales_with_window:
+        smallest = skin.pitch_range[0]
+    side = smallest * np.sqrt(MIN_OTHER_CELLS)
+    roomy = [p for p in parts if p[2] - p[0] >= side and p[3] - p[1] >= side]
+    return max(roomy, key=lambda p: (p[2] - p[0]) * (p[3] - p[1]), default=None)
 
 
 def _then(first: Pitches, rest: Callable[[], Pitches]) -> Pitches:
