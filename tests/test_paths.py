@@ -101,3 +101,25 @@ def test_an_installed_package_carries_its_skins_inside(tmp_path, monkeypatch):
     monkeypatch.setattr(paths, "package_root", lambda: package)
     assert paths.shipped_skins_dir() == package / "templates"
     assert paths.data_file("x.txt") == package / "data" / "x.txt"
+
+
+def test_every_shipped_skin_file_is_in_the_packages_data():
+    """A wheel carries exactly the files pyproject's package-data lists: a skin's subfolder
+    (cells drawn at other sizes) left out made an installed minebot stop at that skin."""
+    import fnmatch
+
+    tomllib = pytest.importorskip("tomllib")  # Python 3.11+
+    root = Path(__file__).resolve().parents[1]
+    with (root / "pyproject.toml").open("rb") as fh:
+        patterns = tomllib.load(fh)["tool"]["setuptools"]["package-data"]["bot.templates"]
+    templates = root / "templates"
+    missing = []
+    for path in sorted(p for p in templates.rglob("*") if p.is_file()):
+        parts = path.relative_to(templates).parts
+        if not any(
+            len(pattern.split("/")) == len(parts)
+            and all(fnmatch.fnmatch(a, b) for a, b in zip(parts, pattern.split("/"), strict=True))
+            for pattern in patterns
+        ):
+            missing.append("/".join(parts))
+    assert missing == []
