@@ -106,6 +106,16 @@ def test_two_boards_side_by_side_are_refused(png, drop, skins):
         assert "boards in the picture: a " in str(refused.value)
 
 
+def _side_by_side(a: np.ndarray, b: np.ndarray, margin: int, gap: int) -> np.ndarray:
+    """Pictures ``a`` and ``b`` side by side, ``gap`` px apart, on a flat blue desktop."""
+    h, w = max(a.shape[0], b.shape[0]) + 2 * margin, a.shape[1] + b.shape[1] + 2 * margin + gap
+    desk = np.full((h, w, 3), (122, 88, 48), np.uint8)
+    desk[margin : margin + a.shape[0], margin : margin + a.shape[1]] = a
+    x = margin + a.shape[1] + gap
+    desk[margin : margin + b.shape[0], x : x + b.shape[1]] = b
+    return desk
+
+
 @pytest.mark.parametrize(
     ("left", "right"),
     list(itertools.permutations(range(len(MIDS)), 2)),
@@ -114,11 +124,7 @@ def test_two_boards_side_by_side_are_refused(png, drop, skins):
 def test_two_boards_of_other_games_are_both_named(left, right, skins):
     """A small board of another game beside a big one is seen even where one grey spreads over
     both (the big board's period then rules the area): refused, both named."""
-    a, b = cv2.imread(str(MIDS[left])), cv2.imread(str(SMALLS[right]))
-    desk = np.full((max(a.shape[0], b.shape[0]) + 40, a.shape[1] + b.shape[1] + 80, 3),
-                   (90, 60, 30), np.uint8)  # fmt: skip
-    desk[20 : 20 + a.shape[0], 20 : 20 + a.shape[1]] = a
-    desk[20 : 20 + b.shape[0], 60 + a.shape[1] : 60 + a.shape[1] + b.shape[1]] = b
+    desk = _side_by_side(cv2.imread(str(MIDS[left])), cv2.imread(str(SMALLS[right])), 20, 40)
     with pytest.raises(TwoBoardsError) as refused:
         locate_board(desk, skins)
     for i in (left, right):
@@ -167,12 +173,8 @@ def test_a_fresh_board_beside_another_games_board_is_named_too(skins):
     of a small sgt-mines board: the sgt-mines board alone was read, the other not named."""
     a = cv2.imread(str(FIXTURES / "gnome-mines" / "medium-fresh.png"))
     b = cv2.imread(str(FIXTURES / "sgt-mines" / "beginner-first.png"))
-    desk = np.full((max(a.shape[0], b.shape[0]) + 80, a.shape[1] + b.shape[1] + 128, 3),
-                   (122, 88, 48), np.uint8)  # fmt: skip
-    desk[40 : 40 + a.shape[0], 40 : 40 + a.shape[1]] = a
-    desk[40 : 40 + b.shape[0], 88 + a.shape[1] : 88 + a.shape[1] + b.shape[1]] = b
     with pytest.raises(TwoBoardsError) as refused:
-        locate_board(desk, skins)
+        locate_board(_side_by_side(a, b, 40, 48), skins)
     assert " gnome-mines board at x " in str(refused.value)
     assert " sgt-mines board at x " in str(refused.value)
 
