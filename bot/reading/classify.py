@@ -257,20 +257,12 @@ def _noisy_bank(
     coloured stroke keeps its brightness but loses part of its colour (not all: a colour gone
     altogether, as in greyscale, still does not match). Flat areas keep their colour (tiles
     told apart by colour stay apart). None when no cell is sure."""
-    import cv2
-
     best, sure = _assign(samples, toned.u8, bank, skin, state, False)
     if not sure.any():
         return None
-    k, h, w = len(toned.u8), toned.h, toned.w
-    images = _ycrcb(toned.u8).reshape(k * h, w, 3)
-    kernel = np.ones((5, 5), np.uint8)
-    grad = np.stack(
-        [
-            cv2.morphologyEx(images[i * h : (i + 1) * h], cv2.MORPH_GRADIENT, kernel)
-            for i in range(k)
-        ]
-    ).reshape(k, -1, 3)
+    k = len(toned.u8)
+    images = _ycrcb(toned.u8)
+    grad = _edge_contrast(images, toned.h, toned.w).reshape(k, -1, 3)
     flat = (grad.max(axis=2) == 0) & toned.mask.reshape(-1, 3)[None, :, 0]
     cells = _ycrcb(samples[sure]).reshape(int(sure.sum()), -1, 3).astype(np.int16)
     drawn = images.reshape(k, -1, 3)[best[sure]].astype(np.int16)
@@ -296,20 +288,23 @@ def _edge_bank(bank: TemplateBank) -> TemplateBank:
     edges, by half its local contrast in that channel (BGR): JPEG rings at edges and smears a
     thin stroke's colour. Flat areas keep the skin's tolerance, so a flat area of another
     colour (a window over the board) still does not pass for a cell."""
-    import cv2
-
-    k, h, w = len(bank.u8), bank.h, bank.w
-    images = bank.u8.reshape(k * h, w, 3)
-    kernel = np.ones((5, 5), np.uint8)
-    grad = np.stack(
-        [
-            cv2.morphologyEx(images[i * h : (i + 1) * h], cv2.MORPH_GRADIENT, kernel)
-            for i in range(k)
-        ]
-    ).reshape(k, -1)
+    grad = _edge_contrast(bank.u8, bank.h, bank.w)
     tol = bank.tol.astype(np.int16) + grad.astype(np.int16) // 2
     tol = np.where(bank.tol == 255, 255, np.clip(tol, 0, 255)).astype(np.uint8)
     return replace(bank, tol=tol, tol_all=None)
+
+
+def _edge_contrast(images: np.ndarray, h: int, w: int) -> np.ndarray:
+    """Each template's local contrast per channel within two pixels (a 5x5 morphological
+    gradient), for templates ``[K, h * w * 3]`` uint8; the same shape. 0 on flat areas."""
+    import cv2
+
+    k = len(images)
+    kernel = np.ones((5, 5), np.uint8)
+    stacked = images.reshape(k * h, w, 3)
+    grad = [cv2.morphologyEx(stacked[i * h : (i + 1) * h], cv2.MORPH_GRADIENT, kernel)
+            for i in range(k)]  # fmt: skip
+    return np.stack(grad).reshape(k, -1)
 
 
 def _ycrcb(cells: np.ndarray) -> np.ndarray:

@@ -40,6 +40,7 @@ from bot.reading.regions import (
     key_colours,
     padded_box,
     search_padding,
+    smallest_pitch,
 )
 from bot.reading.skins import Skin, load_skins
 from bot.reading.whole import board_problem, check_whole
@@ -65,7 +66,6 @@ def locate_board(frame_bgr: np.ndarray, skins: Sequence[Skin] | None = None) -> 
 
     Raises :class:`~bot.errors.BoardNotFoundError` when no skin's board is there.
     """
-
     if frame_bgr is None or frame_bgr.ndim != 3 or frame_bgr.shape[2] not in (3, 4):
         raise BoardNotFoundError("not a colour picture (expected an H x W x 3 or 4 array)")
     frame = np.ascontiguousarray(frame_bgr[:, :, :3])
@@ -327,10 +327,7 @@ def _beside(
     x0, y0, x1, y1 = core
     bx0, by0, bx1, by1 = (int(round(v)) for v in box)
     parts = [(x0, y0, bx0, y1), (bx1, y0, x1, y1), (x0, y0, x1, by0), (x0, by1, x1, y1)]
-    smallest = min(skin.pitch_x, skin.pitch_y) * min(skin.scales + (1.0,))
-    if skin.scales_with_window:
-        smallest = skin.pitch_range[0]
-    side = smallest * np.sqrt(MIN_OTHER_CELLS)
+    side = smallest_pitch(skin) * np.sqrt(MIN_OTHER_CELLS)
     roomy = [p for p in parts if p[2] - p[0] >= side and p[3] - p[1] >= side]
     return max(roomy, key=lambda p: (p[2] - p[0]) * (p[3] - p[1]), default=None)
 

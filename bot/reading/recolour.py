@@ -99,7 +99,7 @@ def toned_skin(skin: Skin, curve: ToneCurve) -> Skin:
     """
 
     def tone(image: np.ndarray) -> np.ndarray:
-        return np.stack([curve.lut[image[..., c], c] for c in range(3)], axis=-1)
+        return curve.apply(image.reshape(1, -1)).reshape(image.shape)
 
     return replace(
         skin,

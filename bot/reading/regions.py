@@ -84,9 +84,7 @@ def find_regions(
     step = 2
     mask = key_mask(small, skin)
     # Density in blocks about a third of the smallest cell, then close the gaps between cells.
-    smallest = min(skin.pitch_x, skin.pitch_y) * min(skin.scales + (1.0,))
-    if skin.scales_with_window:
-        smallest = skin.pitch_range[0]
+    smallest = smallest_pitch(skin)
     block = max(2, int(smallest / step / 2))
     h, w = mask.shape
     hb, wb = h // block, w // block
@@ -106,6 +104,19 @@ def find_regions(
         cores.append((x0, y0, x0 + bw * block * step, y0 + bh * block * step))
     # Areas that would share cells once padded are one area.
     return merge_overlapping(cores, gap=2 * search_padding(skin))
+
+
+def smallest_pitch(skin: Skin) -> float:
+    """The smallest cell pitch (px) the skin's cells are looked for at: its own size at its
+    smallest desktop scaling, or the least of its range for cells that grow with the window.
+
+    >>> from bot.reading.skins import find_skin
+    >>> smallest_pitch(find_skin("winmine")), smallest_pitch(find_skin("gnome-mines"))
+    (16.0, 20.0)
+    """
+    if skin.scales_with_window:
+        return float(skin.pitch_range[0])
+    return float(min(skin.pitch_x, skin.pitch_y) * min(skin.scales + (1.0,)))
 
 
 def search_padding(skin: Skin, pitch: float | None = None) -> int:
