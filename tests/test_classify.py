@@ -95,6 +95,7 @@ def _pointer(frame: np.ndarray, tip: tuple[int, int], size: int = 19) -> np.ndar
     return out
 
 
+@pytest.mark.sample(2)
 @pytest.mark.parametrize("skin_dir", ["sgt-mines", "xdemineur", "winmine", "gnome-mines"])
 def test_a_pointer_over_a_cell_never_causes_a_misread(skin_dir, skins):
     """Wherever the pointer rests, a cell reads as before or is refused by name: never wrong.

@@ -40,6 +40,7 @@ def located():
     return {name: locate_board(cv2.imread(str(FIXTURES / f"{name}.png"))) for name in SAMPLE}
 
 
+@pytest.mark.sample(3)
 @pytest.mark.parametrize("case", EXACT)
 @pytest.mark.parametrize("name", SAMPLE)
 def test_mild_colour_changes_read_exactly(name, case, located):
@@ -48,6 +49,7 @@ def test_mild_colour_changes_read_exactly(name, case, located):
     assert board == read_board(str(FIXTURES / f"{name}.txt"))
 
 
+@pytest.mark.sample(3)
 @pytest.mark.parametrize("case", ["jpeg75", "jpeg85", *STRONG])
 @pytest.mark.parametrize("name", SAMPLE)
 def test_lossy_and_strong_changes_read_exactly_or_are_refused(name, case, located):
@@ -138,6 +140,7 @@ def _gnome_question_board():
     raise AssertionError("no 33 px covered cell")
 
 
+@pytest.mark.sample(2)
 @pytest.mark.parametrize("case", [None, *EXACT, "jpeg75", "greyscale", "noise8"])
 def test_gnome_question_mark_reads_exactly_or_is_refused_by_name(case):
     """The question mark (a flag-like glyph on a covered tile) is a near neighbour of the flag:
@@ -153,6 +156,7 @@ def test_gnome_question_mark_reads_exactly_or_is_refused_by_name(case):
     assert str(board) == text
 
 
+@pytest.mark.sample(3)
 @pytest.mark.parametrize("case", EXACT)
 @pytest.mark.parametrize("name", SAMPLE)
 def test_mild_colour_changes_are_found_from_the_picture_alone(name, case, located):

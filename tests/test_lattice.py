@@ -77,6 +77,7 @@ def desktop_with(window: np.ndarray, at: tuple[int, int], seed: int = 0) -> np.n
     return desk
 
 
+@pytest.mark.sample(3)
 @pytest.mark.parametrize("name", ["xbomb-click1", "sgt-mines", "xdemineur"])
 @pytest.mark.parametrize("scale", [1.0, 1.25, 1.5, 2.0])
 def test_scaled_board_anywhere_on_a_desktop(name: str, scale: float) -> None:

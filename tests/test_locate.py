@@ -61,6 +61,7 @@ def _desktop(frame: np.ndarray, at: tuple[int, int], size=(1080, 3840)) -> np.nd
     return desk
 
 
+@pytest.mark.sample(3)
 @pytest.mark.parametrize("skin_dir", ["sgt-mines", "xdemineur", "winmine", "gnome-mines"])
 @pytest.mark.parametrize("at", [(0, 0), (1913, 301), (3840, 1080)])
 def test_boards_are_found_anywhere_on_a_multi_monitor_desktop(skin_dir, at, skins):
@@ -81,6 +82,7 @@ def test_boards_are_found_anywhere_on_a_multi_monitor_desktop(skin_dir, at, skin
 SCALES = [1.25, 1.5, 2.0]
 
 
+@pytest.mark.sample(3)
 @pytest.mark.parametrize("scale", SCALES)
 @pytest.mark.parametrize("skin_dir", ["sgt-mines", "xdemineur", "winmine"])
 def test_fixed_pixel_skins_are_found_at_desktop_scaling(skin_dir, scale, skins):

@@ -7,7 +7,6 @@ strict xfail: when the reader is fixed the test fails, and the entry must go.
 
 from __future__ import annotations
 
-import functools
 import json
 import shutil
 
@@ -19,7 +18,7 @@ from solver.errors import MinebotError
 from tests.fixtures import perturb
 from tests.fixtures import robustness as rb
 
-# One pytest-xdist worker runs them all: the sample is read once per process (_sample_outcomes).
+# One pytest-xdist worker runs them all: the sample is read once (sample_outcomes).
 pytestmark = pytest.mark.xdist_group("robustness")
 
 #: One fixture of each shipped game: mid-game boards with numbers, flags and covered cells.
@@ -61,21 +60,32 @@ def _marked(names, failing: dict[str, str]) -> list:
     ]
 
 
-@functools.cache
-def _sample_outcomes() -> dict[str, list[rb.Outcome]]:
+@pytest.fixture(scope="module")
+def sample_outcomes(request: pytest.FixtureRequest) -> dict[str, list[rb.Outcome]]:
+    """The outcomes on the sample of the cases this run's tests ask for (the dev profile runs
+    a sample of them, tests/conftest.py), all read once."""
+    wanted = {
+        item.callspec.params["case"]
+        for item in request.session.items
+        if item.path == request.path and "case" in getattr(item, "callspec", _NO_CALL).params
+    }
     everyone, _ = rb.discover()
     fixtures = [f for f in everyone if f.name in SAMPLE]
     assert [f.name for f in fixtures] == list(SAMPLE), "a sample fixture is missing"
     by_case: dict[str, list[rb.Outcome]] = {c.name: [] for c in rb.CASES}
-    # Two worker processes: each reads with BLAS on one thread, as the minebot command does.
-    for outcome in rb.run(fixtures, rb.CASES, everyone, workers=2):
+    # In this process: the other pytest-xdist worker has the other core.
+    for outcome in rb.run(fixtures, [c for c in rb.CASES if c.name in wanted], everyone):
         by_case[outcome.case].append(outcome)
     return by_case
 
 
+_NO_CALL = type("NoCall", (), {"params": {}})
+
+
+@pytest.mark.sample(3)
 @pytest.mark.parametrize("case", _marked(rb.CASE_BY_NAME, MISREAD_TODAY))
-def test_no_case_misreads_on_the_sample(case):
-    outcomes = _sample_outcomes()[case]
+def test_no_case_misreads_on_the_sample(case, sample_outcomes):
+    outcomes = sample_outcomes[case]
     assert len(outcomes) == len(SAMPLE)
     assert [o for o in outcomes if o.result == "unbuilt"] == []
     misread = [f"{o.fixture}: {o.detail}" for o in outcomes if o.result == "misread"]
@@ -85,9 +95,10 @@ def test_no_case_misreads_on_the_sample(case):
 MILD_CASES = [c.name for c in rb.CASES if c.need == rb.MILD]
 
 
+@pytest.mark.sample(3)
 @pytest.mark.parametrize("case", _marked(MILD_CASES, NOT_EXACT_TODAY))
-def test_mild_cases_read_exactly_on_the_sample(case):
-    outcomes = _sample_outcomes()[case]
+def test_mild_cases_read_exactly_on_the_sample(case, sample_outcomes):
+    outcomes = sample_outcomes[case]
     assert [f"{o.fixture}: {o.result} {o.detail}" for o in outcomes if o.result != "exact"] == []
 
 

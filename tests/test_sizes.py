@@ -39,6 +39,7 @@ def test_there_are_captures_at_other_sizes():
     assert set(REFUSED) <= names
 
 
+@pytest.mark.sample(2)
 @pytest.mark.parametrize(
     "png", [pytest.param(p, id=f"{p.parent.name}/{p.stem}") for p in SIZES_CASES]
 )

@@ -53,6 +53,7 @@ def test_every_fixture_is_whole_and_one_cell_less_is_not(png, skins):
         assert board_problem(frame, fragment) is not None
 
 
+@pytest.mark.sample(4)
 @pytest.mark.parametrize("png", MIDS, ids=IDS)
 @pytest.mark.parametrize("side", ["left", "right", "top", "bottom"])
 @pytest.mark.parametrize("share", [0.3, 0.55])
@@ -70,6 +71,7 @@ def test_a_picture_cut_through_the_board_is_refused(png, side, share, skins):
         locate_board(np.ascontiguousarray(cut), skins)
 
 
+@pytest.mark.sample(4)
 @pytest.mark.parametrize("png", MIDS, ids=IDS)
 @pytest.mark.parametrize("side", ["left", "right", "top", "bottom"])
 @pytest.mark.parametrize("alpha", [1.0, 0.7])
@@ -90,6 +92,7 @@ def test_a_window_over_a_side_is_refused(png, side, alpha, skins):
         locate_board(covered.astype(np.uint8), skins)
 
 
+@pytest.mark.sample(2)
 @pytest.mark.parametrize("png", MIDS, ids=IDS)
 @pytest.mark.parametrize("drop", [0, 40])
 def test_two_boards_side_by_side_are_refused(png, drop, skins):
@@ -138,6 +141,7 @@ def test_a_cut_board_says_which_edge(skins):
         locate_board(np.ascontiguousarray(frame[:, :right]), skins)
 
 
+@pytest.mark.sample(3)
 @pytest.mark.parametrize("png", MIDS[:3], ids=IDS[:3])
 @pytest.mark.parametrize("scale", [1.1, 2.5, 3.0])
 def test_scalings_no_skin_lists_read_exactly_or_refuse(png, scale, skins):

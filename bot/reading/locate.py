@@ -297,6 +297,9 @@ def _locate_skin(
         cores = [c for c in (_beside(core, away_from, skin) for core in cores) if c is not None]
     for core in cores:
         first, rest = candidate_pitches(skin, frame, padded_box(core, search_padding(skin), frame))
+        if away_from is not None:
+            # Beside a board found, only cells small enough for a board there are worth a match.
+            first, rest = _fitting(first, core), functools.partial(_fitting_later, rest, core)
         listed = {(skin.pitch_x * k, skin.pitch_y * k) for k in skin.scales}
         if taken and not set(first) & listed and any(_overlap(core, box) for box in taken):
             # Only a scaling the skin does not list fits here, and another skin read a board
@@ -330,6 +333,22 @@ def _beside(
     side = smallest_pitch(skin) * np.sqrt(MIN_OTHER_CELLS)
     roomy = [p for p in parts if p[2] - p[0] >= side and p[3] - p[1] >= side]
     return max(roomy, key=lambda p: (p[2] - p[0]) * (p[3] - p[1]), default=None)
+
+
+def _fitting(pitches: Pitches, core: tuple[int, int, int, int]) -> Pitches:
+    """The pitches at which ``core`` holds a board of :data:`MIN_OTHER_CELLS` cells.
+
+    >>> _fitting([(20.0, 20.0), (40.0, 40.0)], (0, 0, 1200, 81))
+    [(20.0, 20.0)]
+    """
+    side = np.sqrt(MIN_OTHER_CELLS)
+    width, height = core[2] - core[0], core[3] - core[1]
+    return [(px, py) for px, py in pitches if side * px <= width and side * py <= height]
+
+
+def _fitting_later(rest: Callable[[], Pitches], core: tuple[int, int, int, int]) -> Pitches:
+    """:func:`_fitting` of the pitches ``rest`` gives (worked out only when asked for)."""
+    return _fitting(rest(), core)
 
 
 def _then(first: Pitches, rest: Callable[[], Pitches]) -> Pitches:

@@ -43,6 +43,8 @@ from bot.reading.state import ToneCurve
 #: also fits wrong readings (a fresh board's covered cells read as mines through a curve that
 #: flattens the mine's colour onto theirs).
 EXPONENTS = np.geomspace(0.76, 1.32, 13)
+#: ``255 (t / 255) ** p`` for every template value t (columns) and exponent p (rows).
+_POWERS = 255.0 * (np.arange(256.0) / 255.0) ** EXPONENTS[:, None]
 #: Bounds of the smooth curve's gain ``a`` and offset ``b`` (levels).
 GAIN_RANGE = (0.74, 1.25)
 OFFSET_LIMIT = 45.0
@@ -174,18 +176,21 @@ def _smooth_curve(mean: np.ndarray, count: np.ndarray, tolerance: int) -> np.nda
     if weight.sum() == 0:
         return t.astype(np.uint8)
     for _ in range(3):
-        best_err = np.inf
-        for p in EXPONENTS:
-            x = 255.0 * (t / 255.0) ** p
-            a, b = _weighted_line(x, mean, weight)
-            if not GAIN_RANGE[0] <= a <= GAIN_RANGE[1]:
-                a = float(np.clip(a, *GAIN_RANGE))
-                b = float((weight * (mean - a * x)).sum() / weight.sum())
-            b = float(np.clip(b, -OFFSET_LIMIT, OFFSET_LIMIT))
-            curve = a * x + b
-            err = float((weight * (curve - mean) ** 2).sum())
-            if err < best_err:
-                best_err, best = err, curve
+        # Every exponent's weighted least-squares line at once: one row of _POWERS each.
+        total = weight.sum()
+        mx = _POWERS @ weight / total
+        my = float(weight @ mean) / total
+        dx = _POWERS - mx[:, None]
+        vx = (dx * dx) @ weight
+        flat = vx <= 1e-9
+        a = np.where(flat, 1.0, (dx * (mean - my)) @ weight / np.where(flat, 1.0, vx))
+        # A gain out of range is clipped; the offset is then the best for that gain (the
+        # same formula: the weighted mean of mean - a x).
+        a = np.clip(a, *GAIN_RANGE)
+        b = np.clip(my - a * mx, -OFFSET_LIMIT, OFFSET_LIMIT)
+        curves = a[:, None] * _POWERS + b[:, None]
+        errors = ((curves - mean) ** 2) @ weight
+        best = curves[int(np.argmin(errors))]
         far = (np.abs(best - mean) > 2 * tolerance) & (weight > 0)
         if not far.any():
             break
@@ -193,15 +198,6 @@ def _smooth_curve(mean: np.ndarray, count: np.ndarray, tolerance: int) -> np.nda
         if weight.sum() == 0:
             break
     return np.clip(np.round(best), 0, 255).astype(np.uint8)
-
-
-def _weighted_line(x: np.ndarray, y: np.ndarray, w: np.ndarray) -> tuple[float, float]:
-    """``(a, b)`` minimising ``sum w (a x + b - y)^2`` (a = 1 when x does not vary)."""
-    total = w.sum()
-    mx, my = (w * x).sum() / total, (w * y).sum() / total
-    vx = (w * (x - mx) ** 2).sum()
-    a = (w * (x - mx) * (y - my)).sum() / vx if vx > 1e-9 else 1.0
-    return float(a), float(my - a * mx)
 
 
 def _free_curve(

@@ -186,6 +186,26 @@ def agreement(a: np.ndarray, b: np.ndarray, inset: int, tolerance: int = TOLERAN
     return float((np.abs(da - db).max(axis=2) <= tolerance).mean())
 
 
+def agreements(
+    cells: np.ndarray, images: Sequence[np.ndarray], inset: int, tolerance: int = TOLERANCE
+) -> np.ndarray:
+    """:func:`agreement` of each of ``cells`` (``[..., h, w, 3]``) with each of ``images``:
+    ``[..., len(images)]``.
+
+    >>> a = np.zeros((1, 2, 10, 10, 3), np.uint8); b = np.zeros((10, 10, 3), np.uint8)
+    >>> a[0, 1, 5, 5] = 200
+    >>> agreements(a, [b], 1).tolist()
+    [[[1.0], [0.984375]]]
+    """
+    h, w = cells.shape[-3:-1]
+    inner = cells[..., inset : h - inset, inset : w - inset, :].astype(np.int16)
+    out = np.empty((*cells.shape[:-3], len(images)))
+    for k, image in enumerate(images):
+        ref = image[inset : h - inset, inset : w - inset].astype(np.int16)
+        out[..., k] = (np.abs(inner - ref).max(axis=-1) <= tolerance).mean(axis=(-2, -1))
+    return out
+
+
 def group_cells(
     shots: Sequence[Shot], size: tuple[int, int], inset: int, same: float = SAME_SHARE
 ) -> list[Group]:

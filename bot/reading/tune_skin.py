@@ -13,7 +13,7 @@ from pathlib import Path
 import numpy as np
 
 from bot.errors import TuneError
-from bot.reading.tune_cells import SAME_SHARE, TOLERANCE, Group, Shot, agreement
+from bot.reading.tune_cells import SAME_SHARE, TOLERANCE, Group, Shot, agreement, agreements
 from bot.reading.tune_names import IGNORE, class_templates
 from bot.userfiles import (
     check_output_folder,
@@ -53,20 +53,29 @@ def skin_report(
     """Per class: samples, the worst margin of its samples to the nearest other class (the
     reader's score: share of pixels within the tolerance), and how alike the nearest is."""
     classes = class_templates(groups)
-    cut = {s: shot.lattice.cells(shot.image, size)[..., :3] for s, shot in enumerate(shots)}
+    images = [g.image for variants in classes.values() for g in variants]
+    columns: dict[str, list[int]] = {}
+    for name, variants in classes.items():
+        start = sum(len(c) for c in columns.values())
+        columns[name] = list(range(start, start + len(variants)))
     reports = []
+    # Every sample cell against every class image at once: one row of agreements a cell.
+    scores = {
+        s: agreements(shot.lattice.cells(shot.image, size)[..., :3], images, inset, tolerance)
+        for s, shot in enumerate(shots)
+    }
     for name, variants in classes.items():
         worst, nearest, alike = 1.0, "-", 0.0
         for group in variants:
             for smp in group.samples:
-                cell = cut[smp.shot][smp.y, smp.x]
-                own = max(agreement(cell, g.image, inset, tolerance) for g in variants)
-                for other, others in classes.items():
+                row = scores[smp.shot][smp.y, smp.x]
+                own = row[columns[name]].max()
+                for other, at in columns.items():
                     if other == name:
                         continue
-                    score = max(agreement(cell, g.image, inset, tolerance) for g in others)
+                    score = row[at].max()
                     if own - score < worst:
-                        worst, nearest = own - score, other
+                        worst, nearest = float(own - score), other
         for other, others in classes.items():
             if other != name:
                 a = max(agreement(variants[0].image, g.image, inset, tolerance) for g in others)
