@@ -24,6 +24,7 @@ def skins():
     return load_skins()
 
 
+@pytest.mark.sample(2)
 @pytest.mark.parametrize("png", reader_params())
 def test_every_cell_of_every_fixture_reads_as_expected(png, skins):
     frame = cv2.imread(str(png))
@@ -34,6 +35,7 @@ def test_every_cell_of_every_fixture_reads_as_expected(png, skins):
     assert reading.margin.min() >= reading.located.skin.min_margin
 
 
+@pytest.mark.sample(2)
 @pytest.mark.parametrize("png", reader_params())
 def test_state_matches_the_moment(png, skins):
     frame = cv2.imread(str(png))

@@ -36,6 +36,7 @@ def test_there_are_fixtures_for_every_game_skin():
         assert {"mid", "lost", "won"} <= stems, skin
 
 
+@pytest.mark.sample(2)
 @pytest.mark.parametrize("png", reader_params())
 def test_every_fixture_locates_to_its_skin_and_size(png, skins):
     frame = cv2.imread(str(png))
@@ -168,6 +169,7 @@ def test_winmine_reads_real_125_percent_cells(skins):
     assert str(read_frame(big, located).board) == text
 
 
+@pytest.mark.sample(2)
 @pytest.mark.parametrize("skin_dir", ["sgt-mines", "xdemineur", "winmine"])
 def test_the_key_colours_period_picks_the_desktop_scaling(skin_dir, skins):
     """Fixed-pixel skins: of the scalings, the one drawn is matched first (the period of the key
@@ -224,6 +226,7 @@ def test_a_board_amid_its_own_colour_is_still_found(skin_dir, lines, skins):
 DENSE_LOST = ["custom400-lost", "custom400-b-lost", "custom400-c-lost", "custom400-d-lost"]
 
 
+@pytest.mark.sample(2)
 @pytest.mark.parametrize("stem", DENSE_LOST)
 def test_a_lost_dense_board_is_found_whole(stem, skins):
     """A lost dense board is nearly all mines and has few anchors (covered or empty cells)

@@ -19,6 +19,7 @@ from solver.lookahead import Lookahead, NotExact
 from solver.policy import TIE, best_guess, lookahead_candidates, next_move_safety
 from solver.probability import count_components, mine_probabilities
 from tests.bruteforce import enumerate_probabilities
+from tests.profile import EVERY_CASE
 from tests.test_probability import consistent_positions
 
 
@@ -54,7 +55,13 @@ def assert_reveals_match(cells: list[str], width: int, height: int, mines: int, 
     return checked
 
 
-@settings(max_examples=400, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+# Each example checks every candidate's every number against a fresh analysis: fewer examples
+# than the profile's (tests/profile.py).
+@settings(
+    max_examples=400 if EVERY_CASE else 150,
+    deadline=None,
+    suppress_health_check=[HealthCheck.too_slow],
+)
 @given(consistent_positions())
 def test_reveals_match_a_fresh_analysis_on_small_boards(position):
     board, mines = position

@@ -3,8 +3,6 @@
 from __future__ import annotations
 
 import random
-from fractions import Fraction
-from itertools import combinations
 
 import pytest
 
@@ -14,28 +12,7 @@ from solver.frontier import analyse
 from solver.game import Game
 from solver.moves import Move, choose_move
 from solver.policy import STRATEGIES, forced_guess, plan, plan_moves
-
-
-def brute_force(board: Board, mines: int) -> dict[tuple[int, int], Fraction]:
-    """Every placement of the mines left among the covered cells that fits all numbers."""
-    covered = board.covered_cells()
-    left = mines - board.known_mines()
-    numbers = [
-        (int(ch), board.neighbours(x, y)) for (x, y), ch in board.items() if ch in "012345678"
-    ]
-    hits = dict.fromkeys(covered, 0)
-    layouts = 0
-    for chosen in combinations(covered, left):
-        mine_set = set(chosen)
-        if all(
-            value == sum(n in mine_set or board[n] in "F*X" for n in around)
-            for value, around in numbers
-        ):
-            layouts += 1
-            for cell in chosen:
-                hits[cell] += 1
-    assert layouts, "the generator made an impossible position"
-    return {cell: Fraction(h, layouts) for cell, h in hits.items()}
+from tests.bruteforce import enumerate_probabilities
 
 
 def game_positions(count: int, seed: int = 0):
@@ -65,7 +42,8 @@ def game_positions(count: int, seed: int = 0):
 def test_engine_matches_brute_force(chunk):
     for game, mines in game_positions(60, seed=chunk):
         board = game.board
-        expected = brute_force(board, mines)
+        layouts, expected = enumerate_probabilities(board, mines)
+        assert layouts, "the generator made an impossible position"
         out = analyse(list(game.cells), board.width, board.height, mines)
         for (x, y), p in expected.items():
             assert out.probability[y * board.width + x] == pytest.approx(float(p), abs=1e-12)
@@ -94,7 +72,8 @@ def test_strategies_open_safe_cells_first_and_never_a_certain_mine(strategy):
     rng = random.Random(1)
     for game, mines in game_positions(80, seed=10):
         board = game.board
-        expected = brute_force(board, mines)
+        layouts, expected = enumerate_probabilities(board, mines)
+        assert layouts, "the generator made an impossible position"
         safe = {cell for cell, p in expected.items() if p == 0}
         moves = plan(game.cells, board.width, board.height, mines, strategy, rng)
         opens = [(m.x, m.y) for m in moves if m.action == "open"]
@@ -117,7 +96,8 @@ def test_min_risk_guesses_the_lowest_probability():
     rng = random.Random(2)
     for game, mines in game_positions(60, seed=20):
         board = game.board
-        expected = brute_force(board, mines)
+        layouts, expected = enumerate_probabilities(board, mines)
+        assert layouts, "the generator made an impossible position"
         if any(p == 0 for p in expected.values()):
             continue
         (move,) = [m for m in plan_moves(board, mines, "min-risk", rng) if m.action == "open"]

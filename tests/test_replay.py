@@ -17,6 +17,7 @@ FIXTURES = Path(__file__).resolve().parent / "fixtures"
 CASES = READER_CASES
 
 
+@pytest.mark.sample(2)
 @pytest.mark.parametrize("png", reader_params())
 def test_replay_matches_every_fixture(png, capsys):
     code = main(["replay", str(png), "--expect", str(png.with_suffix(".txt"))])
@@ -181,6 +182,7 @@ STATUS_LINES = [
 ]
 
 
+@pytest.mark.sample(2)
 @pytest.mark.parametrize(
     "png", STATUS_LINES, ids=[f"{p.parent.name}/{p.stem}" for p in STATUS_LINES]
 )

@@ -24,6 +24,7 @@ from tests.tune_games import RECIPES, read_fixtures, tune_game
 EXACT = {"kmines": 5, "kmines-classic": 7, "winemine": 10, "xbomb": 7}
 
 
+@pytest.mark.sample(2)
 @pytest.mark.parametrize("game", sorted(RECIPES))
 def test_tuned_skin_reads_its_game_exactly_or_refuses(game: str, tmp_path: Path) -> None:
     outcome = read_fixtures(game, tune_game(game, tmp_path))

@@ -39,6 +39,7 @@ def _found(png: Path, skins):
     return frame, locate_board(frame, skins).grid
 
 
+@pytest.mark.sample(2)
 @pytest.mark.parametrize("png", reader_params())
 def test_every_fixture_is_whole_and_one_cell_less_is_not(png, skins):
     frame, grid = _found(png, skins)

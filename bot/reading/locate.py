@@ -17,6 +17,7 @@ only once the board found is blanked out, makes it one of two boards (refused, b
 from __future__ import annotations
 
 import functools
+import itertools
 from collections.abc import Callable, Sequence
 from dataclasses import replace
 from functools import lru_cache
@@ -103,25 +104,27 @@ def _locate_recoloured(frame: np.ndarray, skins: Sequence[Skin]) -> Located | No
     """The board on a screen whose colours are not the skin's (see
     :mod:`bot.reading.recolour`), or None. Refusals of the picture recoloured (a cut board,
     two boards) are the picture's: they are raised."""
-    for skin in skins:
-        for rough in rough_curves(frame, skin):
-            curve = None
-            for seeds in seed_grids(frame, toned_skin(skin, rough))[:MAX_SEEDS]:
-                curve = learn_curve(frame, seeds, skin, rough)
-                if curve is not None:
-                    break
-            if curve is None:
-                continue
-            toned = toned_skin(skin, curve)
-            try:
-                located = _locate(frame, [toned])
-            except TwoBoardsError:
-                raise
-            except BoardNotFoundError:
-                continue
-            if not looks_recoloured(frame, located.grid, toned):
-                continue  # another game's cells, only like the skin's through the curve
-            return replace(located, skin=skin)
+    shifts = [(skin, rough, toned_skin(skin, rough)) for skin in skins
+              for rough in rough_curves(frame, skin)]  # fmt: skip
+    # Every skin at the pitches its colours suggest first; the others only when none reads.
+    for later, (skin, rough, shifted) in itertools.product((False, True), shifts):
+        curve = None
+        for seeds in seed_grids(frame, shifted, later)[:MAX_SEEDS]:
+            curve = learn_curve(frame, seeds, skin, rough)
+            if curve is not None:
+                break
+        if curve is None:
+            continue
+        toned = toned_skin(skin, curve)
+        try:
+            located = _locate(frame, [toned])
+        except TwoBoardsError:
+            raise
+        except BoardNotFoundError:
+            continue
+        if not looks_recoloured(frame, located.grid, toned):
+            continue  # another game's cells, only like the skin's through the curve
+        return replace(located, skin=skin)
     return None
 
 

@@ -137,12 +137,13 @@ def learn_curve(frame: np.ndarray, grid: Grid, skin: Skin, rough: ToneCurve) -> 
     return None
 
 
-def seed_grids(frame: np.ndarray, skin: Skin) -> list[Grid]:
+def seed_grids(frame: np.ndarray, skin: Skin, later: bool = False) -> list[Grid]:
     """Blocks of cells of a board in ``frame`` (the skin's colours, or nearly), to learn its
     screen's tone curve from: those spanned by all the anchor matches on one lattice, then by
     their largest connected group (stray matches elsewhere left out); the most cells of any
     area first. Only anchors are matched, no cell is read: under a rough shift most cells
-    would not read clearly."""
+    would not read clearly. The pitches tried are those the skin's colours suggest first, or
+    with ``later`` the others (see :func:`~bot.reading.regions.candidate_pitches`)."""
     import cv2
 
     h, w = frame.shape[:2]
@@ -157,7 +158,7 @@ def seed_grids(frame: np.ndarray, skin: Skin) -> list[Grid]:
         if edges[y0:y1, x0:x1].mean() < MIN_EDGES:
             continue
         first, rest = candidate_pitches(skin, frame, padded_box(core, search_padding(skin), frame))
-        for px, py in first + rest():
+        for px, py in rest() if later else first:
             x0, y0, x1, y1 = padded_box(core, search_padding(skin, max(px, py)), frame)
             matched = matches_at_pitch(gray[y0:y1, x0:x1], skin, px, py)
             lattice = None if matched is None else place_lattice(*matched, skin.uneven_px)
