@@ -301,8 +301,12 @@ def _locate_skin(
     for core in cores:
         first, rest = candidate_pitches(skin, frame, padded_box(core, search_padding(skin), frame))
         if away_from is not None:
-            # Beside a board found, only cells small enough for a board there are worth a match.
+            # Beside a board found, only cells small enough for a board there are worth a match;
+            # and none at all where the skin's colours repeat with no period its cells have (a
+            # window's header bar beside the board).
             first, rest = _fitting(first, core), functools.partial(_fitting_later, rest, core)
+            if not first:
+                continue
         listed = {(skin.pitch_x * k, skin.pitch_y * k) for k in skin.scales}
         if taken and not set(first) & listed and any(_overlap(core, box) for box in taken):
             # Only a scaling the skin does not list fits here, and another skin read a board
