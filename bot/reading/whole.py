@@ -135,6 +135,12 @@ def _repeats(strip: _Strip, pitch_along: float) -> bool:
     sums = cv2.boxFilter(
         strip.pixels, -1, (3, 1), normalize=False, borderType=cv2.BORDER_REFLECT
     ).astype(np.uint16)
+    # A line whose values all lie within the limit of each other has no pixel far from its
+    # median: only the others are worth the median (most lines of a frame are flat).
+    spread = (sums.max(axis=1).astype(np.int32) - sums.min(axis=1)).max(axis=1)
+    sums = sums[spread > 3 * FRAME_TOLERANCE]
+    if not len(sums):
+        return False
     window = max(3, int(round(2 * pitch_along)) | 1)
     # A running median: a frame line with a few gaps (a header's buttons meeting it) stays
     # itself; a mean would be pulled off it for two cells round each gap. (The window is odd:
