@@ -790,10 +790,14 @@ def test_an_unknown_digit_is_never_clicked_and_the_game_goes_on(tmp_path):
     assert d["unknown_cells"] > 0 and d["wins"] + d["losses"] + d["abandoned"] == 4
     assert d["wins"] >= 1  # going on with the 3s as opened cells of unknown number
     assert d["misclicks"] == 0  # a 3 the bot opened is an opened cell, not a click lost
-    notes = sorted((tmp_path / "unknown").glob("unknown-*.txt"))
+    notes = sorted((tmp_path / "unknown").glob("unknown-*-teach.txt"))
     assert notes and "minebot tune" in notes[0].read_text()
     assert list((tmp_path / "unknown").glob("unknown-01-cell-*.png"))
-    note = json.loads(notes[0].with_suffix(".json").read_text())
+    # The command given passes the frame to tune, which reads a NAME.txt beside NAME.png as
+    # that screenshot's text board: the note there made the command fail ("unknown character").
+    frames = sorted((tmp_path / "unknown").glob("unknown-[0-9][0-9].png"))
+    assert frames and not any(f.with_suffix(".txt").exists() for f in frames)
+    note = json.loads((tmp_path / "unknown" / "unknown-01.json").read_text())
     for x, y in note["cells"]:  # each logged cell really is a 3 on that game's board
         assert world.outcomes or world.game.board[x, y] in "3."
 
@@ -836,6 +840,32 @@ def test_a_message_over_the_board_at_the_end_is_waited_out():
     assert all(r.rejected_frames > 0 for r in summary.results)  # each end was covered
     # a loss whose exploded mine lies outside the message is counted without waiting
     assert any(r.outcome == "lost" and r.end_seen for r in summary.results)
+
+
+def test_a_message_staying_longer_than_unknown_after_is_still_waited_out():
+    """KMines' "You have lost." (then its "Reset?" dialog) stayed over the board longer than
+    ``unknown_after``: the covered cells, numbers read before among them, were taken for a class
+    the skin lacks and the lost game was abandoned. An opened cell never changes: a number
+    become unreadable is something over it, waited out up to ``cover_timeout``."""
+    world = World(9, 9, 20, seed=4)
+    world.cover = (0, 0, 9, 9)  # the whole board: no exploded mine shows beside it
+    time = SimulatedClock()
+    timing = Timing(quiet=0.0, change_timeout=0.05, late_change_timeout=0.1, reread_tries=3,
+                    cover_timeout=60.0, unknown_after=1.0, cover_poll=0.1)  # fmt: skip
+
+    def restart(player, frame, reading):
+        world.restart(player, frame, reading)
+        world.cover_grabs = 100  # several simulated seconds: longer than unknown_after
+
+    world.cover_grabs = 100
+    player, _ = make_player(
+        world, timing=timing, restart=restart, clock=time.clock, sleep=time.sleep
+    )
+    summary = player.run(4)
+    world.outcomes.append(world.game.state)
+    assert [r.outcome for r in summary.results] == world.outcomes
+    assert summary.abandoned == 0 and summary.as_dict()["unknown_cells"] == 0
+    assert all(r.rejected_frames > 0 for r in summary.results)  # each end was covered
 
 
 def test_a_restart_turned_down_is_a_clear_error_not_an_abandoned_game():
@@ -895,3 +925,62 @@ def test_restarts_are_kept_apart_when_the_game_deals_from_the_clock():
         assert min(gaps) >= least
         if not apart:
             assert max(gaps) < 1.0  # the simulated games are quick: they would come this close
+
+
+def test_the_logged_teach_command_keeps_a_restart_button(tmp_path, monkeypatch):
+    """The `minebot tune` command logged for a cell of an unknown class, run as given, keeps the
+    skin's restart by a button: tune writes the skin's pictures anew, and without the button
+    given again the picture went and the next restart stopped the run."""
+    import shutil
+
+    import cv2
+
+    from bot.cli import main
+    from bot.live.unclear import teach_command
+    from bot.reading.skins import find_skin
+
+    src = Path(__file__).resolve().parent / "fixtures" / "xbomb"
+    for name in ("expert-fresh.png", "expert-mid.png", "expert-mid.txt", "expert-first.png"):
+        shutil.copy(src / name, tmp_path)
+    cv2.imwrite(str(tmp_path / "face.png"), cv2.imread(str(src / "expert-fresh.png"))[3:22, 4:60])
+    monkeypatch.chdir(tmp_path)
+    skins = tmp_path / "skins"
+    shots = ["expert-fresh.png", "expert-mid.png"]
+    assert main(["tune", *shots, "--name", "tx", "--out", str(skins),
+                 "--restart-button", "face.png", "--first-click", "opening"]) == 0  # fmt: skip
+    command = teach_command(find_skin("tx", dirs=[skins]), tmp_path / "expert-first.png")
+    assert command.startswith("minebot tune ") and "--restart-button" in command
+    assert main(command.split()[1:]) == 0  # the skin written again
+    program = json.loads((skins / "tx" / "program.json").read_text())
+    assert program["restart"] == {"button": "restart-button.png"}
+    assert program["first_click"] == "opening"
+    assert (skins / "tx" / "restart-button.png").is_file()
+
+
+def test_a_game_started_by_minebot_gets_no_qt_setting_of_opencv(tmp_path):
+    """opencv-python points Qt at its own plugins when imported (QT_QPA_PLATFORM_PLUGIN_PATH):
+    KMines started with that environment failed ("Could not load the Qt platform plugin xcb")
+    and its window never appeared. The game's environment leaves them out."""
+    import os
+
+    import cv2  # noqa: F401 (sets the variables, as in minebot itself)
+
+    from bot.errors import ProgramError
+    from bot.live.programs import Program, RunningGame
+
+    assert "cv2" in os.environ.get("QT_QPA_PLATFORM_PLUGIN_PATH", "cv2")
+    seen = tmp_path / "env.txt"
+    program = Program.from_dict("qtgame", {
+        "command": ["sh", "-c", "env > \"$SEEN\""], "env": {"SEEN": str(seen)},
+        "window": {"class": "qtgame"}, "start_timeout": 1,
+    })  # fmt: skip
+
+    class NoWindows:
+        def windows(self):
+            return []
+
+    with pytest.raises(ProgramError, match="window did not appear"):
+        RunningGame(program, 9, 9, 10, dict(os.environ), windows=NoWindows()).start()
+    lines = seen.read_text().splitlines()
+    assert any(line.startswith("SEEN=") for line in lines)
+    assert not [line for line in lines if line.startswith("QT_QPA_") and "cv2" in line]
