@@ -984,3 +984,43 @@ def test_a_game_started_by_minebot_gets_no_qt_setting_of_opencv(tmp_path):
     lines = seen.read_text().splitlines()
     assert any(line.startswith("SEEN=") for line in lines)
     assert not [line for line in lines if line.startswith("QT_QPA_") and "cv2" in line]
+
+
+def test_a_dialog_of_the_game_open_at_the_start_is_left_to_the_player():
+    """KMines' "Reset?" left open when the run began: play stopped at once ("the board of
+    'KMines' is covered by 'Reset? — KMines'") instead of closing it as program.json says.
+    Another program's window over the board still stops it before anything else."""
+    from bot.live.attach import _watch_board
+    from bot.live.window import WindowCoveredError, WindowInfo
+
+    game = WindowInfo(1, "KMines", ("kmines", "kmines"), Region(0, 0, 512, 410))
+    board = Region(17, 90, 480, 256)
+    over = Region(160, 140, 190, 90)
+
+    class Stack:
+        def __init__(self, *windows):
+            self.stack = [game, *windows]
+
+        def windows(self):
+            return list(self.stack)
+
+    xterm = WindowInfo(3, "xterm", ("xterm", "XTerm"), over)
+    with pytest.raises(WindowCoveredError, match="covered by 'xterm'"):
+        _watch_board(Stack(xterm), game, board)
+
+    reset = WindowInfo(2, "Reset? — KMines", ("kmines", "kmines"), over)
+    stack = Stack(reset)
+    watch = _watch_board(stack, game, board)
+    player, pointer = make_player(
+        World(8, 8, 1, seed=5), watch=watch, dialogs=[{"title": "^Reset", "key": "Escape"}]
+    )
+    player.dialog_keeper.clock = iter(range(0, 1000, 1)).__next__  # no 3 s waits
+    pressed = []
+
+    def press(key):
+        pressed.append(key)
+        stack.stack.remove(reset)
+
+    pointer.press = press
+    player.check_window()
+    assert pressed == ["Escape"] and player.dialog_keeper.worked == ["Reset? — KMines: Escape"]
