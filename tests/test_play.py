@@ -1024,3 +1024,35 @@ def test_a_dialog_of_the_game_open_at_the_start_is_left_to_the_player():
     pointer.press = press
     player.check_window()
     assert pressed == ["Escape"] and player.dialog_keeper.worked == ["Reset? — KMines: Escape"]
+
+
+def test_a_restart_the_game_let_pass_is_made_once_more():
+    """KMines, its "High Scores" dialog just closed after a win, let the click on "New" pass:
+    the board changed (the message went) but still showed the won game, and the run stopped
+    ("did not restart: still won"). The restart is made once more; twice in vain still stops."""
+    from bot.live.restart import restart_from_skin
+
+    for lost_presses, games in ((1, 3), (2, 1)):
+        world = World(8, 8, 1, seed=5)
+        spec = {"key": "F2"}
+        located = Located(SkinStub("stub", {"restart": spec}), fake_locate(world.render()).grid)
+        time = SimulatedClock()
+        player, pointer = make_player(
+            world, restart=restart_from_skin, located=located, clock=time.clock, sleep=time.sleep
+        )
+        presses: list[str] = []
+
+        def press(key, world=world, presses=presses, lost=lost_presses):
+            presses.append(key)
+            if len(presses) > lost:
+                world.restart(None, None, None)
+
+        pointer.press = press
+        if games == 1:
+            with pytest.raises(PlayError, match="did not restart"):
+                player.run(2)
+            assert len(presses) == 2
+            continue
+        summary = player.run(games)
+        assert summary.games == games and summary.restarts == games - 1
+        assert len(presses) == games  # one restart needed a second press
