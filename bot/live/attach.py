@@ -159,13 +159,19 @@ def _game_window(
 
 def _watch_board(backend: Any, window: Any, board: Region) -> Any:
     """A watch on ``window`` and the ``board`` area in it (checked once now: a window covered
-    already is said before anything else), or None without a window system."""
+    already by another program is said before anything else; one of the game's own, a dialog
+    left open, is the player's to dismiss), or None without a window system."""
     if window is None or backend is None:
         return None
-    from bot.live.window import WindowWatch
+    from bot.live.window import WindowCoveredError, WindowWatch
 
     watch = WindowWatch(backend, window, board)
-    watch.check()
+    try:
+        watch.check()
+    except WindowCoveredError as exc:
+        ours = {c.lower() for c in window.wm_class}
+        if not exc.windows or any(not ours & {c.lower() for c in w.wm_class} for w in exc.windows):
+            raise
     return watch
 
 

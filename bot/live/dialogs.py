@@ -23,6 +23,8 @@ from bot.live.window import WindowCoveredError, WindowInfo
 USUAL_KEYS = ("Escape", "Return")
 #: Seconds a window gets to close after a key.
 CLOSE_TIMEOUT = 3.0
+#: Times each key is pressed on a window that stays open.
+PRESSES = 2
 
 
 class DialogKeeper:
@@ -112,11 +114,14 @@ class DialogKeeper:
         keys = self.keys_for(window)
         for key in keys:
             assert self.press is not None
-            self.press(key, window)
-            if self._gone(window):
-                self.worked.append(f"{window.name}: {key}")
-                self._say(f"closed the game's window {window.name!r} with {key}")
-                return True
+            # Twice: a window just opened may let the first key pass (KMines' "High Scores"
+            # lost its Escape, took Return for the name typed in, and stayed open).
+            for _ in range(PRESSES):
+                self.press(key, window)
+                if self._gone(window):
+                    self.worked.append(f"{window.name}: {key}")
+                    self._say(f"closed the game's window {window.name!r} with {key}")
+                    return True
         if keys and not any(re.search(d["title"], window.name) for d in self.known):
             self.failed.add(window.name)
             self._say(f"the game's window {window.name!r} did not close with {', '.join(keys)}")

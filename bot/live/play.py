@@ -62,6 +62,7 @@ from bot.live.unclear import (
     GameAbandoned,
     PartialReading,
     UnknownCellLog,
+    covers_revealed,
     end_shown,
     partial_board,
     reading_with_unknown,
@@ -256,9 +257,10 @@ class Player:
                     board, _ = partial_board(view, view.doubtful_cells)
                     return frame, PartialReading(self.located, board, "lost", None, ()), None
                 cells = view.doubtful_cells
-                if cells != doubt:
+                hidden = covers_revealed(cells, previous)  # a message, not an unknown class
+                if cells != doubt or hidden:
                     doubt, doubt_since = cells, self.clock()
-                met = bool(cells) and set(cells) <= self.unknown.seen
+                met = bool(cells) and not hidden and set(cells) <= self.unknown.seen
                 if cells and (met or self.clock() - doubt_since >= t.unknown_after):
                     reading = self._with_unknown(frame, view, previous)
                     return frame, reading, self._plan_after(reading, want_plan)
@@ -487,13 +489,7 @@ class Player:
         for number in range(1, games + 1):
             result = self.play_game(number)
             summary.results.append(result)
-            extra = ""
-            if result.outcome == "lost" and result.lost_on is not None:
-                extra = f", lost on {result.lost_on} (p={result.lost_p_mine:.3f})"
-            self.out(
-                f"game {number}/{games}: {result.outcome} in {result.seconds:.2f} s "
-                f"({result.clicks} clicks, {result.guesses} guesses{extra})"
-            )
+            self.out(result.line(games))
             if number < games:
                 frame, reading = self._last
                 self.restart(self, frame, reading)

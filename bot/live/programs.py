@@ -180,6 +180,19 @@ def load_program(skin: str) -> Program:
     )
 
 
+def game_environment(env: dict[str, str]) -> dict[str, str]:
+    """``env`` for a game, without what opencv-python sets on import for its own Qt
+    (``QT_QPA_PLATFORM_PLUGIN_PATH`` and ``QT_QPA_FONTDIR`` inside the cv2 package): a Qt game
+    given them cannot load its platform plugin and never opens a window (KMines).
+
+    >>> game_environment({"QT_QPA_FONTDIR": "/v/site-packages/cv2/qt/fonts", "HOME": "/root",
+    ...                   "QT_QPA_PLATFORM_PLUGIN_PATH": "/opt/qt/plugins"})
+    {'HOME': '/root', 'QT_QPA_PLATFORM_PLUGIN_PATH': '/opt/qt/plugins'}
+    """
+    cv2_dir = f"{os.sep}cv2{os.sep}"
+    return {k: v for k, v in env.items() if not (k.startswith("QT_QPA_") and cv2_dir in v)}
+
+
 class RunningGame:
     """``with RunningGame(program, 30, 16, 99, env) as game:`` runs the game, finds its window.
 
@@ -215,7 +228,7 @@ class RunningGame:
         program = self.program
         argv = program.argv(*self.size)
         self._tmp = tempfile.mkdtemp(prefix=f"minebot-{program.skin}-")
-        env = dict(self.env)
+        env = game_environment(self.env)
         env.update({k: v.format(tmp=self._tmp) for k, v in program.env.items()})
         before = [w.id for w in self.windows.windows()]
         self._process = subprocess.Popen(

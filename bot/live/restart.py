@@ -118,20 +118,30 @@ def restart_from_skin(player: Player, frame: Frame, reading: Any) -> None:
         if wait > 0:
             player.sleep(wait)
     player.last_restart = player.clock()
-    player.check_window()
-    if "key" in spec:
-        player.park_pointer()  # focus follows the pointer on a bare X server: keep it inside
-        player.mouse.press(str(spec["key"]))
-    elif "click" in spec or "button" in spec:
-        fx, fy = restart_click_point(player, frame, spec, folder)
-        player.board_mouse(frame).click_frame_point(fx, fy)
-        player.park_pointer()
-    else:
-        raise PlayError(
-            f"skin {player.located.skin.name!r} does not say how to restart a game "
-            '(skin.json needs a "restart" with a "key", a "click" or a "button")'
-        )
-    wait_for_new_game(player, before)
+    for attempt in (1, 2):
+        player.check_window()
+        if "key" in spec:
+            player.park_pointer()  # focus follows the pointer on a bare X server: keep it inside
+            player.mouse.press(str(spec["key"]))
+        elif "click" in spec or "button" in spec:
+            fx, fy = restart_click_point(player, frame, spec, folder)
+            player.board_mouse(frame).click_frame_point(fx, fy)
+            player.park_pointer()
+        else:
+            raise PlayError(
+                f"skin {player.located.skin.name!r} does not say how to restart a game "
+                '(skin.json needs a "restart" with a "key", a "click" or a "button")'
+            )
+        try:
+            wait_for_new_game(player, before)
+            return
+        except PlayError:
+            # A click or key the game let pass (KMines closing its "High Scores" dialog, or
+            # a message fading out, took the board's change for a restart): once more.
+            if attempt == 2:
+                raise
+            frame, _ = player.settle()
+            before = board_crop(frame.image, player.located.grid)
 
 
 def restart_click_point(

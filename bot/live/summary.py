@@ -49,6 +49,20 @@ class GameResult:
     #: How the end was seen when a message or animation covered part of the board.
     end_seen: str = ""
 
+    def line(self, games: int) -> str:
+        """The progress line of this game out of ``games``.
+
+        >>> GameResult(2, "lost", 1.5, 9, 1, 0, 0, 0, lost_on=(3, 4), lost_p_mine=0.25).line(5)
+        'game 2/5: lost in 1.50 s (9 clicks, 1 guesses, lost on (3, 4) (p=0.250))'
+        """
+        extra = ""
+        if self.outcome == "lost" and self.lost_on is not None:
+            extra = f", lost on {self.lost_on} (p={self.lost_p_mine:.3f})"
+        return (
+            f"game {self.number}/{games}: {self.outcome} in {self.seconds:.2f} s "
+            f"({self.clicks} clicks, {self.guesses} guesses{extra})"
+        )
+
 
 @dataclass
 class Summary:

@@ -83,6 +83,19 @@ def end_shown(view: CellView, lost_chars: str) -> str | None:
     return "lost" if any(ch in lost_chars for ch in view.confident().values()) else None
 
 
+def covers_revealed(cells: Iterable[Position], previous: Board | None) -> bool:
+    """True when one of ``cells`` showed a number on ``previous`` (the last board read): an
+    opened cell never changes in a game, so something is over it (KMines' end message, its
+    dialog), not a class the skin lacks.
+
+    >>> covers_revealed([(1, 0)], Board("1.")), covers_revealed([(0, 0)], None)
+    (False, False)
+    >>> covers_revealed([(0, 0), (1, 0)], Board("1."))
+    True
+    """
+    return previous is not None and any(previous[x, y] in "012345678" for x, y in cells)
+
+
 def surely_opened(
     cells: Iterable[Position], view: CellView, proven_safe_clicked: Iterable[Position]
 ) -> bool:
@@ -180,13 +193,31 @@ def teach_command(skin: Any, frame_path: Path) -> str:
     folder = getattr(skin, "folder", None)
     if folder is not None:
         parts += ["--out", str(Path(folder).parent)]
+        parts += _restart_button(Path(folder))
     return " ".join(parts)
+
+
+def _restart_button(folder: Path) -> list[str]:
+    """``--restart-button PICTURE`` when the skin restarts by a button picture in ``folder``:
+    tune keeps the skin's program.json but writes its folder's pictures anew, the button's
+    among them (without this option the skin would lose it: "cannot read the restart
+    button's picture" at the first restart)."""
+    try:
+        program = json.loads((folder / "program.json").read_text(encoding="utf-8"))
+        button = (program.get("restart") or {}).get("button")
+    except (OSError, ValueError, AttributeError):
+        return []
+    if isinstance(button, str) and (folder / button).is_file():
+        return ["--restart-button", str(folder / button)]
+    return []
 
 
 def log_unknown_cells(folder: Path, frame: Any, located: Any, cells: Sequence[Position]) -> Path:
     """Keep a frame with cells of a class the skin lacks: ``unknown-NN.png`` (the frame),
     ``unknown-NN-cell-X-Y.png`` (each cell), ``unknown-NN.json`` (cells, skin, the command that
-    teaches the class) and ``unknown-NN.txt`` (that command, for a person). Returns the .txt."""
+    teaches the class) and ``unknown-NN-teach.txt`` (that command, for a person). Returns the
+    .txt. (Never ``unknown-NN.txt``: tune reads a ``.txt`` beside a screenshot as its text
+    board, and the command would be refused.)"""
     from bot.userfiles import check_output_folder, write_image, write_text
 
     check_output_folder(folder, "unknown cells log")
@@ -209,8 +240,9 @@ def log_unknown_cells(folder: Path, frame: Any, located: Any, cells: Sequence[Po
         f"To teach the class, keeping the others, run: {command} "
         "(then name the new group in the groups file it writes and run it again)\n"
     )
-    write_text(stem.with_suffix(".txt"), text, "unknown cells")
-    return stem.with_suffix(".txt")
+    note_path = folder / f"{stem.name}-teach.txt"
+    write_text(note_path, text, "unknown cells")
+    return note_path
 
 
 class UnknownCellLog:
