@@ -76,6 +76,10 @@ def test_restart_button_picture_is_kept_and_found_on_screen(tmp_path, capsys):
     kept = cv2.imread(str(folder / "restart-button.png"))
     assert np.array_equal(kept, button)
     assert find_button(screen, kept) == (25.0, 15.0)
+    # Tuned again (a class met later) without the option: the button and its use are kept.
+    assert tune_xbomb(tmp_path)[0] == 0, capsys.readouterr().err
+    assert json.loads((folder / "program.json").read_text())["restart"] == data["restart"]
+    assert np.array_equal(cv2.imread(str(folder / "restart-button.png")), button)
 
 
 @pytest.mark.parametrize(

@@ -298,9 +298,13 @@ def test_rerun_replaces_a_tuned_skin_but_not_another(work: Path, tmp_path: Path)
     groups = work / "xbomb.groups.txt"
     first = tune(shots, "xb", out=out, groups_file=groups)
     assert first.folder is not None
-    (first.folder / "stale.png").write_bytes(b"old")
+    # A class image an earlier run wrote (a variant this run does not make) goes; another
+    # picture in the folder (a restart button's) stays.
+    (first.folder / "flag-5.png").write_bytes(b"old")
+    (first.folder / "button.png").write_bytes(b"mine")
     tune(shots, "xb", out=out, groups_file=groups)
-    assert not (first.folder / "stale.png").exists()
+    assert not (first.folder / "flag-5.png").exists()
+    assert (first.folder / "button.png").read_bytes() == b"mine"
     other = out / "handmade"
     other.mkdir()
     (other / "skin.json").write_text('{"name": "handmade", "source": "drawn by hand"}')

@@ -13,6 +13,7 @@ from pathlib import Path
 import numpy as np
 
 from bot.errors import TuneError
+from bot.reading.skins import CLASS_CHARS
 from bot.reading.tune_cells import SAME_SHARE, TOLERANCE, Group, Shot, agreement, agreements
 from bot.reading.tune_names import IGNORE, class_templates
 from bot.userfiles import (
@@ -130,8 +131,11 @@ def write_skin(
     classes = class_templates(groups)
     target = folder / name
     if check_replaceable(target):
-        for stale in target.glob("*.png"):  # images of the last tuning run
-            stale.unlink()
+        # The class images of the last tuning run (not what else the folder holds: the
+        # restart button's picture that program.json names).
+        for stale in target.glob("*.png"):
+            if stale.stem.rsplit("-", 1)[0] in CLASS_CHARS or stale.stem in CLASS_CHARS:
+                stale.unlink()
     check_output_folder(target, "skin")
     templates: dict[str, list[str]] = {}
     for cls, variants in classes.items():
