@@ -156,7 +156,7 @@ def test_gnome_question_mark_reads_exactly_or_is_refused_by_name(case):
     assert str(board) == text
 
 
-@pytest.mark.sample(4)
+@pytest.mark.sample(5)
 @pytest.mark.parametrize("case", EXACT)
 @pytest.mark.parametrize("name", SAMPLE)
 def test_mild_colour_changes_are_found_from_the_picture_alone(name, case, located):

@@ -82,7 +82,7 @@ def sample_outcomes(request: pytest.FixtureRequest) -> dict[str, list[rb.Outcome
 _NO_CALL = type("NoCall", (), {"params": {}})
 
 
-@pytest.mark.sample(4)
+@pytest.mark.sample(5)
 @pytest.mark.parametrize("case", _marked(rb.CASE_BY_NAME, MISREAD_TODAY))
 def test_no_case_misreads_on_the_sample(case, sample_outcomes):
     outcomes = sample_outcomes[case]
@@ -95,7 +95,7 @@ def test_no_case_misreads_on_the_sample(case, sample_outcomes):
 MILD_CASES = [c.name for c in rb.CASES if c.need == rb.MILD]
 
 
-@pytest.mark.sample(4)
+@pytest.mark.sample(5)
 @pytest.mark.parametrize("case", _marked(MILD_CASES, NOT_EXACT_TODAY))
 def test_mild_cases_read_exactly_on_the_sample(case, sample_outcomes):
     outcomes = sample_outcomes[case]
