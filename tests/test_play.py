@@ -901,19 +901,25 @@ def test_a_restart_turned_down_is_a_clear_error_not_an_abandoned_game():
     assert player.reads == Timing().reread_tries
 
 
+def _restarting_player(spec: dict):
+    """World, player, pointer and clock of an 8x8 simulated game whose skin restarts as
+    ``spec`` (a program.json ``restart``) says, on a simulated clock."""
+    from bot.live.restart import restart_from_skin
+
+    world = World(8, 8, 1, seed=5)
+    located = Located(SkinStub("stub", {"restart": spec}), fake_locate(world.render()).grid)
+    time = SimulatedClock()
+    player, pointer = make_player(
+        world, restart=restart_from_skin, located=located, clock=time.clock, sleep=time.sleep
+    )
+    return world, player, pointer, time
+
+
 def test_restarts_are_kept_apart_when_the_game_deals_from_the_clock():
     """``restart.min_interval``: Wine's Minesweeper dealt the same layout again when restarted
     within a second (the same lost game four times in a row); restarts then wait it out."""
-    from bot.live.restart import restart_from_skin
-
     for apart, least in ((0.0, 0.0), (1.0, 1.0)):
-        world = World(8, 8, 1, seed=5)
-        spec = {"key": "F2", "min_interval": apart}
-        located = Located(SkinStub("stub", {"restart": spec}), fake_locate(world.render()).grid)
-        time = SimulatedClock()
-        player, pointer = make_player(
-            world, restart=restart_from_skin, located=located, clock=time.clock, sleep=time.sleep
-        )
+        world, player, pointer, time = _restarting_player({"key": "F2", "min_interval": apart})
         pressed: list[float] = []
 
         def press(key, world=world, pressed=pressed, time=time):
@@ -1032,16 +1038,8 @@ def test_a_restart_the_game_let_pass_is_made_once_more():
     """KMines, its "High Scores" dialog just closed after a win, let the click on "New" pass:
     the board changed (the message went) but still showed the won game, and the run stopped
     ("did not restart: still won"). The restart is made once more; twice in vain still stops."""
-    from bot.live.restart import restart_from_skin
-
     for lost_presses, games in ((1, 3), (2, 1)):
-        world = World(8, 8, 1, seed=5)
-        spec = {"key": "F2"}
-        located = Located(SkinStub("stub", {"restart": spec}), fake_locate(world.render()).grid)
-        time = SimulatedClock()
-        player, pointer = make_player(
-            world, restart=restart_from_skin, located=located, clock=time.clock, sleep=time.sleep
-        )
+        world, player, pointer, time = _restarting_player({"key": "F2"})
         presses: list[str] = []
 
         def press(key, world=world, presses=presses, lost=lost_presses):
