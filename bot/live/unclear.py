@@ -26,7 +26,7 @@ from typing import Any
 
 import numpy as np
 
-from solver.board import COVERED, Board
+from solver.board import COVERED, NUMBERS, Board
 
 Position = tuple[int, int]
 
@@ -93,7 +93,7 @@ def covers_revealed(cells: Iterable[Position], previous: Board | None) -> bool:
     >>> covers_revealed([(0, 0), (1, 0)], Board("1."))
     True
     """
-    return previous is not None and any(previous[x, y] in "012345678" for x, y in cells)
+    return previous is not None and any(previous[x, y] in NUMBERS for x, y in cells)
 
 
 def surely_opened(
@@ -193,23 +193,7 @@ def teach_command(skin: Any, frame_path: Path) -> str:
     folder = getattr(skin, "folder", None)
     if folder is not None:
         parts += ["--out", str(Path(folder).parent)]
-        parts += _restart_button(Path(folder))
     return " ".join(parts)
-
-
-def _restart_button(folder: Path) -> list[str]:
-    """``--restart-button PICTURE`` when the skin restarts by a button picture in ``folder``:
-    tune keeps the skin's program.json but writes its folder's pictures anew, the button's
-    among them (without this option the skin would lose it: "cannot read the restart
-    button's picture" at the first restart)."""
-    try:
-        program = json.loads((folder / "program.json").read_text(encoding="utf-8"))
-        button = (program.get("restart") or {}).get("button")
-    except (OSError, ValueError, AttributeError):
-        return []
-    if isinstance(button, str) and (folder / button).is_file():
-        return ["--restart-button", str(folder / button)]
-    return []
 
 
 def log_unknown_cells(folder: Path, frame: Any, located: Any, cells: Sequence[Position]) -> Path:

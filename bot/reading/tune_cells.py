@@ -180,10 +180,7 @@ def agreement(a: np.ndarray, b: np.ndarray, inset: int, tolerance: int = TOLERAN
     >>> agreement(a, b, 1)
     0.984375
     """
-    h, w = a.shape[:2]
-    da = a[inset : h - inset, inset : w - inset].astype(np.int16)
-    db = b[inset : h - inset, inset : w - inset].astype(np.int16)
-    return float((np.abs(da - db).max(axis=2) <= tolerance).mean())
+    return float(agreements(a, [b], inset, tolerance)[0])
 
 
 def agreements(

@@ -55,7 +55,7 @@ def skin_report(
     reader's score: share of pixels within the tolerance), and how alike the nearest is."""
     classes = class_templates(groups)
     images = [g.image for variants in classes.values() for g in variants]
-    columns: dict[str, list[int]] = {}
+    columns: dict[str, list[int]] = {}  # each class's places in ``images``
     for name, variants in classes.items():
         start = sum(len(c) for c in columns.values())
         columns[name] = list(range(start, start + len(variants)))
@@ -134,7 +134,7 @@ def write_skin(
         # The class images of the last tuning run (not what else the folder holds: the
         # restart button's picture that program.json names).
         for stale in target.glob("*.png"):
-            if stale.stem.rsplit("-", 1)[0] in CLASS_CHARS or stale.stem in CLASS_CHARS:
+            if stale.stem.rsplit("-", 1)[0] in CLASS_CHARS:  # covered.png, flag-2.png
                 stale.unlink()
     check_output_folder(target, "skin")
     templates: dict[str, list[str]] = {}
