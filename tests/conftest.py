@@ -35,13 +35,6 @@ settings.register_profile("dev", max_examples=300, **_PROPERTY_SETTINGS)
 settings.load_profile(PROFILE)
 
 
-def pytest_configure(config: pytest.Config) -> None:
-    config.addinivalue_line(
-        "markers",
-        "sample(k): in the dev profile run about one case in k of this parametrized test",
-    )
-
-
 def pytest_report_header(config: pytest.Config) -> str:
     if PROFILE == "ci":
         return "minebot tests: profile ci (every case)"
