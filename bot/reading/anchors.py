@@ -154,17 +154,24 @@ def matches_at_pitch(
 
 
 def fitted_matches(
-    roi: np.ndarray, skin: Skin, xs: np.ndarray, ys: np.ndarray, px: float, py: float
+    roi: np.ndarray,
+    skin: Skin,
+    xs: np.ndarray,
+    ys: np.ndarray,
+    px: float,
+    py: float,
+    reach: float | None = None,
 ) -> tuple[np.ndarray, np.ndarray, float, float] | None:
     """The anchor matches ``(xs, ys)`` found in ``roi`` at pitch ``(px, py)``, and the pitch
     they fit: cells that grow with the window, or a scaling the skin does not list, are drawn
     at a pitch only known to a fraction, fitted to the matches (and matched again at that size
-    when it is half a pixel or more away). None with fewer than two matches."""
+    when it is half a pixel or more away). None with fewer than two matches. ``reach``: how far
+    (px) an uneven lattice's lines may lie off an even one (default: the skin's ``uneven_px``)."""
     if xs.size < 2:
         return None
     listed = any(abs(px - skin.pitch_x * k) < 1e-6 for k in skin.scales)
     if skin.scales_with_window or not listed:
-        fit_x, fit_y = fit_pitch(xs, ys, px, py, skin.uneven_px)
+        fit_x, fit_y = fit_pitch(xs, ys, px, py, skin.uneven_px if reach is None else reach)
         if skin.uneven_px:  # whole-pixel cells: the wider ones are the drawn size
             ax, ay = float(np.ceil(fit_x - 1e-6)), float(np.ceil(fit_y - 1e-6))
         else:

@@ -91,6 +91,7 @@ def board_extent(
     roi: tuple[int, int, int, int],
     shifts: tuple[np.ndarray, np.ndarray] | None = None,
     noisy: bool = False,
+    reach: float | None = None,
 ) -> Candidate | None:
     """The board around the seed cells: classify every lattice cell of the search area at
     once, keep the connected group of confidently read cells holding most seeds, and take its
@@ -100,7 +101,8 @@ def board_extent(
     the lines are then placed again by how well their cells read (:func:`_fit_offsets`); if
     seeds still lie outside, the candidate is marked ``cut`` (a smaller board is never given).
     ``noisy``: cells that do not read clearly as drawn are read again with the tolerance a
-    lossy picture's edges ask for (:func:`~bot.reading.classify.classify_cells`)."""
+    lossy picture's edges ask for (:func:`~bot.reading.classify.classify_cells`). ``reach``:
+    how far (px) a line may move off the even lattice (default: the skin's ``uneven_px``)."""
     x0, y0, x1, y1 = roi
     kx0, kx1 = int(np.ceil((x0 - fx) / px)), int(np.floor((x1 - fx) / px)) - 1
     ky0, ky1 = int(np.ceil((y0 - fy) / py)), int(np.floor((y1 - fy) / py)) - 1
@@ -139,7 +141,7 @@ def board_extent(
         if not short:
             break
         fitted = grown[0]
-        lattice = _fit_offsets(frame, skin, lattice, fitted, step)
+        lattice = _fit_offsets(frame, skin, lattice, fitted, step, reach)
         grown = _grow(frame, skin, lattice, fitted, (kx, ky), step, noisy)
         if grown is None:
             return None
@@ -266,16 +268,21 @@ def _stops_short(
 
 
 def _fit_offsets(
-    frame: np.ndarray, skin: Skin, lattice: _Lattice, window: tuple[int, int, int, int], step: int
+    frame: np.ndarray,
+    skin: Skin,
+    lattice: _Lattice,
+    window: tuple[int, int, int, int],
+    step: int,
+    reach: float | None = None,
 ) -> _Lattice:
-    """Each column's, then each row's offset moved by whole pixels (up to the skin's
-    ``uneven_px``) to where the line's cells read best: the anchor matches place the lines
-    only where they are, and a board of few anchors (a lost dense board is nearly all mines)
+    """Each column's, then each row's offset moved by whole pixels (up to ``reach``, default
+    the skin's ``uneven_px``) to where the line's cells read best: the anchor matches place the
+    lines only where they are, and a board of few anchors (a lost dense board is nearly all mines)
     leaves lines guessed between matches or beyond the last one."""
     wx0, wy0, wx1, wy1 = window
     kx0, ky0 = lattice.limits[:2]
-    reach = int(np.ceil(skin.uneven_px))
-    moves = np.arange(-reach, reach + 1)
+    most = int(np.ceil(skin.uneven_px if reach is None else reach))
+    moves = np.arange(-most, most + 1)
     for axis in (1, 0):  # columns (a line along axis 0 of the scores), then rows
         name = "col_offsets" if axis == 1 else "row_offsets"
         first, lo, hi = (kx0, wx0, wx1) if axis == 1 else (ky0, wy0, wy1)

@@ -391,33 +391,16 @@ def _search_area(
                 # as big (anchors of a smaller size found in part of each big cell).
                 tried.add(bigger)
                 queue.insert(0, bigger)
-        matched = fitted_matches(roi, skin, xs, ys, px, py)
-        if matched is None:
-            continue
-        xs, ys, px, py = matched
-        boards: list[Candidate] = []
-        for _ in range(MAX_BOARDS):
-            lat = place_lattice(xs, ys, px, py, skin.uneven_px)
-            if lat is None:
-                break
-            fx, fy, kx, ky, dx, dy = lat
-            shifts = (dx, dy) if skin.uneven_px else None
-            roi_box = (x0, y0, x1, y1)
-            found = board_extent(
-                frame, skin, fx + x0, fy + y0, px, py, (kx, ky), roi_box, shifts, noisy
-            )
-            if found is None or found.score <= 0:
-                break
-            boards.append(found)
-            # Anchors well outside this board (beyond its frame) may be another board's.
-            left, top, right, bottom = found.located.grid.bounds
-            away = (
-                (xs + x0 < left - 2 * px) | (xs + x0 > right + px)
-                | (ys + y0 < top - 2 * py) | (ys + y0 > bottom + py)
-            )  # fmt: skip
-            if away.sum() < MIN_ANCHORS:
-                break
-            xs, ys = xs[away], ys[away]
+        area = (x0, y0, x1, y1)
+        boards = _fitted_boards(frame, roi, skin, (xs, ys), (px, py), area, None, noisy)
+        wider = skin.uneven_at(px, py)
+        if boards and boards[0].cut and wider > skin.uneven_px:
+            # Stretched by a desktop scaler, the game's uneven lines lie further off an even
+            # lattice: fitted and placed again with that reach (only then: a wider reach costs
+            # time, and lets a lost board's few anchors pull lines astray).
+            again = _fitted_boards(frame, roi, skin, (xs, ys), (px, py), area, wider, noisy)
+            if again and again[0].better_than(boards[0]):
+                boards = again
         if not boards:
             continue
         if not best or boards[0].better_than(best[0]):
@@ -425,6 +408,64 @@ def _search_area(
         if boards[0].clean and boards[0].distance < 1.0:
             break  # pixel-exact at this pitch: no other pitch can fit better
     return best
+
+
+def _fitted_boards(
+    frame: np.ndarray,
+    roi: np.ndarray,
+    skin: Skin,
+    matches: tuple[np.ndarray, np.ndarray],
+    pitch: tuple[float, float],
+    area: tuple[int, int, int, int],
+    reach: float | None,
+    noisy: bool = False,
+) -> list[Candidate]:
+    """:func:`_boards_on` the anchor ``matches`` once their pitch is fitted (see
+    :func:`~bot.reading.anchors.fitted_matches`); ``roi``: the grey search ``area``."""
+    matched = fitted_matches(roi, skin, *matches, *pitch, reach)
+    if matched is None:
+        return []
+    xs, ys, px, py = matched
+    reach = skin.uneven_px if reach is None else reach
+    return _boards_on(frame, skin, (xs, ys), (px, py), area, reach, noisy)
+
+
+def _boards_on(
+    frame: np.ndarray,
+    skin: Skin,
+    matches: tuple[np.ndarray, np.ndarray],
+    pitch: tuple[float, float],
+    roi_box: tuple[int, int, int, int],
+    reach: float,
+    noisy: bool = False,
+) -> list[Candidate]:
+    """The boards the anchor ``matches`` (in the search area ``roi_box``) seed at ``pitch``, the
+    best first; ``reach``: how far (px) an uneven lattice's lines may lie off an even one."""
+    (xs, ys), (px, py) = matches, pitch
+    x0, y0 = roi_box[:2]
+    boards: list[Candidate] = []
+    for _ in range(MAX_BOARDS):
+        lat = place_lattice(xs, ys, px, py, reach)
+        if lat is None:
+            break
+        fx, fy, kx, ky, dx, dy = lat
+        shifts = (dx, dy) if skin.uneven_px else None
+        found = board_extent(
+            frame, skin, fx + x0, fy + y0, px, py, (kx, ky), roi_box, shifts, noisy, reach
+        )
+        if found is None or found.score <= 0:
+            break
+        boards.append(found)
+        # Anchors well outside this board (beyond its frame) may be another board's.
+        left, top, right, bottom = found.located.grid.bounds
+        away = (
+            (xs + x0 < left - 2 * px) | (xs + x0 > right + px)
+            | (ys + y0 < top - 2 * py) | (ys + y0 > bottom + py)
+        )  # fmt: skip
+        if away.sum() < MIN_ANCHORS:
+            break
+        xs, ys = xs[away], ys[away]
+    return boards
 
 
 def _bigger_cells(

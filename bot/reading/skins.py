@@ -106,6 +106,12 @@ class Skin:
     #: The cells as drawn at other sizes (skin.json ``drawn_sizes``), smallest first.
     sizes: tuple[DrawnSize, ...] = ()
 
+    def uneven_at(self, px: float, py: float) -> float:
+        """How far (px) lines may sit off an even lattice of pitch ``(px, py)``: ``uneven_px``,
+        times the scale when a desktop scaler stretched the game's whole-pixel cells (the spare
+        pixels it shared out grow with them)."""
+        return self.uneven_px * max(1.0, min(px / self.pitch_x, py / self.pitch_y))
+
     def drawn_variants(self, px: float, py: float) -> tuple[tuple[str, np.ndarray], ...]:
         """``(class name, image)`` of each class as drawn at the size nearest pitch ``(px, py)``
         (by ratio) that has the class (skin.json ``drawn_sizes``); a class is left out where the
