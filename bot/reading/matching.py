@@ -88,18 +88,24 @@ def _template_bank(skin: Skin, sx: float, sy: float, step: int) -> TemplateBank:
         # at the size nearest this one, stretched the rest of the way, are variants too (the
         # skin's own images stretched stay: a desktop scaler stretches them so).
         images += skin.drawn_variants(sx * skin.pitch_x, sy * skin.pitch_y)
-    for cls, image in images:
+    # A whole-number scaling may also be a nearest-pixel one (each pixel repeated, edges kept
+    # sharp): the skin's own images so stretched are variants too.
+    blocky = not exact and min(sx, sy) > 1.5 and _whole(sx) and _whole(sy)
+    own = len(skin.variants)
+    for k, (cls, image) in enumerate(images):
         if exact:
             inner = image[i : skin.pitch_y - i : step, i : skin.pitch_x - i : step]
             tol = np.full(inner.shape, skin.tolerance, np.uint8)
-        else:
+            by_class.setdefault(cls, []).append((inner.reshape(-1), tol.reshape(-1)))
+            continue
+        for nearest in (False, True) if blocky and k < own else (False,):
             # Smoothing moves edge pixels by up to the local contrast: tolerate that much
             # more there, and stay strict on flat areas (which keep their exact colour).
-            inner = _stretched_sample(image, skin, sx, sy, step)
+            inner = _stretched_sample(image, skin, sx, sy, step, nearest)
             kernel = np.ones((3, 3), np.uint8)
             grad = cv2.morphologyEx(inner, cv2.MORPH_GRADIENT, kernel)
             tol = np.clip(grad.astype(np.int16) // 4 + skin.tolerance, 0, 255).astype(np.uint8)
-        by_class.setdefault(cls, []).append((inner.reshape(-1), tol.reshape(-1)))
+            by_class.setdefault(cls, []).append((inner.reshape(-1), tol.reshape(-1)))
     classes = tuple(by_class)
     rows = [t for cls in classes for t in by_class[cls]]
     starts = np.cumsum([0] + [len(by_class[c]) for c in classes])
@@ -140,14 +146,26 @@ def _ignores_ring(skin: Skin) -> bool:
     return skin.meta.get("match", {}).get("scaled_edges", "tiled") == "neighbour"
 
 
-def _stretched_sample(image: np.ndarray, skin: Skin, sx: float, sy: float, step: int) -> np.ndarray:
+def _whole(scale: float) -> bool:
+    """Whether ``scale`` is a whole number (to the rounding of :func:`template_bank`).
+
+    >>> _whole(2.0), _whole(1.999), _whole(1.5)
+    (True, True, False)
+    """
+    return abs(scale - round(scale)) < 2e-3
+
+
+def _stretched_sample(
+    image: np.ndarray, skin: Skin, sx: float, sy: float, step: int, nearest: bool = False
+) -> np.ndarray:
     """``image`` (one cell at the skin's pitch, or at a drawn size) stretched to the skin's pitch
-    times ``(sx, sy)`` and sampled where :func:`sample_cells` samples."""
+    times ``(sx, sy)`` and sampled where :func:`sample_cells` samples; smoothly, or with
+    ``nearest`` each pixel repeated."""
     import cv2
 
     h0, w0 = image.shape[:2]
     shrink = min(skin.pitch_x * sx / w0, skin.pitch_y * sy / h0) < 1
-    interp = cv2.INTER_AREA if shrink else cv2.INTER_LINEAR
+    interp = cv2.INTER_NEAREST if nearest else cv2.INTER_AREA if shrink else cv2.INTER_LINEAR
     if _ignores_ring(skin):
         size = (max(2, round(skin.pitch_x * sx)), max(2, round(skin.pitch_y * sy)))
         big = cv2.resize(image, size, interpolation=interp)
