@@ -97,6 +97,19 @@ def test_fixed_pixel_skins_are_found_at_desktop_scaling(skin_dir, scale, skins):
         assert read_frame(big, located).board == expected(png), png.name
 
 
+@pytest.mark.sample(2)
+@pytest.mark.parametrize("skin_dir", ["sgt-mines", "xdemineur", "winmine"])
+def test_fixed_pixel_skins_are_found_at_a_pixel_repeating_200_percent(skin_dir, skins):
+    """A scaler that repeats each pixel (nearest) keeps edges sharp: every fixture reads."""
+    for png in sorted((FIXTURES / skin_dir).glob("*.png")):
+        frame = cv2.imread(str(png))
+        big = cv2.resize(frame, None, fx=2.0, fy=2.0, interpolation=cv2.INTER_NEAREST)
+        located = locate_board(big, skins)
+        assert located.skin.name == skin_dir
+        assert located.scale == pytest.approx(2.0, abs=0.01)
+        assert read_frame(big, located).board == expected(png), png.name
+
+
 def test_grid_geometry_round_trips():
     grid = Grid(left=100.5, top=20.25, pitch_x=26.25, pitch_y=26.25, cols=30, rows=16)
     for x, y in [(0, 0), (29, 15), (7, 9)]:

@@ -38,16 +38,15 @@ COLOUR = (
     "stretched by 16 levels on average; a recoloured board must match within 12 (refused)"
 )
 JPEG = "JPEG artefacts put cells below the confidence threshold (GNOME Mines: found only in part)"
-SCALED = "GNOME Mines scaled as a bitmap is not found; xdemineur nearest: cells below confidence"
+SCALED = "xdemineur at 175 % nearest: cells below confidence"
 #: Mild cases the current reader does not read exactly on the sample (refused, or misread).
 NOT_EXACT_TODAY: dict[str, str] = {
     "jpeg-85": JPEG,
     "jpeg-95": JPEG,
     **{c: COLOUR for c in ("brightness+20", "brightness-20", "contrast-0.85", "contrast-1.15")},
     **{c: COLOUR for c in ("gamma-0.8", "gamma-1.25", "night-light")},
-    "scale-125-nearest": "xdemineur at 125 % nearest: no board found",
-    **{f"scale-{p}-nearest": SCALED for p in (175, 200)},
-    "scale-250-nearest": "250 % is not a scaling tried: refused, or a column or a 2x2 patch read",
+    "scale-125-nearest": "xdemineur at 125 % nearest: cells below confidence",
+    "scale-175-nearest": SCALED,
 }
 
 

@@ -52,6 +52,36 @@ def _anchor_variance(
     )
 
 
+#: Fewer matches of an anchor's smooth stretch than this: its pixel-repeated stretches are
+#: matched too (see :func:`_nearest_anchor_images`).
+MIN_SMOOTH_MATCHES = 3
+
+
+@lru_cache(maxsize=64)
+def _nearest_anchor_images(skin: Skin, anchor: str, px: float, py: float) -> tuple[np.ndarray, ...]:
+    """The anchor's grey image at pitch ``(px, py)`` as a pixel-repeating scaler draws it, at
+    each phase a cell can have (:func:`~bot.reading.matching.nearest_phases`); none at a
+    scaling of no such phases (memoised per skin value and pitch)."""
+    import cv2
+
+    from bot.reading.matching import nearest_phases
+
+    gray = cv2.cvtColor(skin.templates[anchor], cv2.COLOR_BGR2GRAY)
+    h, w = gray.shape
+    sx, sy = px / w, py / h
+    tiled = np.tile(gray, (3, 3))
+    images = []
+    for a, b in nearest_phases(sx, sy):
+        # Output pixel i shows source pixel floor(i / scale) - phase; the middle copy's first
+        # pixel is the first to show source pixel w (h).
+        x0, x1 = (int(np.ceil((k * w + a) * sx - 1e-9)) for k in (1, 2))
+        y0, y1 = (int(np.ceil((k * h + b) * sy - 1e-9)) for k in (1, 2))
+        cols = np.clip(np.floor(np.arange(x0, x1) / sx) - a, 0, 3 * w - 1).astype(np.intp)
+        rows = np.clip(np.floor(np.arange(y0, y1) / sy) - b, 0, 3 * h - 1).astype(np.intp)
+        images.append(np.ascontiguousarray(tiled[rows[:, None], cols]))
+    return tuple(images)
+
+
 def _stretched_gray(cell: np.ndarray, px: float, py: float) -> np.ndarray:
     """The grey image of one cell (BGR) stretched to ``(px, py)``."""
     import cv2
@@ -97,6 +127,19 @@ def anchor_matches(
             more = len(found) > PREFER_MORE * len(points)
             if more or (len(found) == len(points) > 0 and fit > closeness + CLOSER):
                 points, closeness = found, fit
+        if len(points) < MIN_SMOOTH_MATCHES and anchor == skin.anchors[0]:
+            # A scaler that repeats pixels draws cells the smooth stretch does not match: the
+            # first anchor drawn so, at each phase a cell can have (each matches its own
+            # cells). Only the first (a covered cell): an empty cell is flat but for its line,
+            # and at every phase it also matches a desktop's lines.
+            variance = _anchor_variance(skin, anchor, *key)[0][0]
+            phased = [
+                _match(gray, templ, variance, skin.tolerance, px, py)[0]
+                for templ in _nearest_anchor_images(skin, anchor, *key)
+                if gray.shape[0] >= templ.shape[0] and gray.shape[1] >= templ.shape[1]
+            ]
+            if sum(len(f) for f in phased) > len(points):
+                points = np.concatenate(phased)
         xs, ys = points[:, 0], points[:, 1]
         xs_all.append(xs.astype(float))
         ys_all.append(ys.astype(float))

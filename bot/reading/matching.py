@@ -88,9 +88,9 @@ def _template_bank(skin: Skin, sx: float, sy: float, step: int) -> TemplateBank:
         # at the size nearest this one, stretched the rest of the way, are variants too (the
         # skin's own images stretched stay: a desktop scaler stretches them so).
         images += skin.drawn_variants(sx * skin.pitch_x, sy * skin.pitch_y)
-    # A whole-number scaling may also be a nearest-pixel one (each pixel repeated, edges kept
-    # sharp): the skin's own images so stretched are variants too.
-    blocky = not exact and min(sx, sy) > 1.5 and _whole(sx) and _whole(sy)
+    # A desktop scaler may repeat pixels instead of smoothing (edges kept sharp): the skin's
+    # own images so stretched, at each phase a cell can have, are variants too.
+    phases = [] if exact else nearest_phases(sx, sy)
     own = len(skin.variants)
     for k, (cls, image) in enumerate(images):
         if exact:
@@ -98,10 +98,10 @@ def _template_bank(skin: Skin, sx: float, sy: float, step: int) -> TemplateBank:
             tol = np.full(inner.shape, skin.tolerance, np.uint8)
             by_class.setdefault(cls, []).append((inner.reshape(-1), tol.reshape(-1)))
             continue
-        for nearest in (False, True) if blocky and k < own else (False,):
+        for phase in [None, *phases] if k < own else [None]:
             # Smoothing moves edge pixels by up to the local contrast: tolerate that much
             # more there, and stay strict on flat areas (which keep their exact colour).
-            inner = _stretched_sample(image, skin, sx, sy, step, nearest)
+            inner = _stretched_sample(image, skin, sx, sy, step, phase)
             kernel = np.ones((3, 3), np.uint8)
             grad = cv2.morphologyEx(inner, cv2.MORPH_GRADIENT, kernel)
             tol = np.clip(grad.astype(np.int16) // 4 + skin.tolerance, 0, 255).astype(np.uint8)
@@ -146,40 +146,76 @@ def _ignores_ring(skin: Skin) -> bool:
     return skin.meta.get("match", {}).get("scaled_edges", "tiled") == "neighbour"
 
 
-def _whole(scale: float) -> bool:
-    """Whether ``scale`` is a whole number (to the rounding of :func:`template_bank`).
+#: Scalings whose pixel-repeating pattern a template is stretched at every phase of: those of
+#: a whole number of quarters (125 %, 150 %, 175 %, 200 %, 250 %...), at most this many
+#: phases each way (the pattern of a scaling p / q repeats every q source pixels).
+MOST_PHASES = 4
 
-    >>> _whole(2.0), _whole(1.999), _whole(1.5)
-    (True, True, False)
+
+def nearest_phases(sx: float, sy: float) -> list[tuple[int, int]]:
+    """The phases ``(a, b)`` (source pixels before a cell, modulo the scaling's period each
+    way) at which a pixel-repeating scaler can draw a cell at scale ``(sx, sy)``; none when a
+    scale is under 1.2 or not a whole number of quarters.
+
+    >>> nearest_phases(2.0, 2.0), len(nearest_phases(1.25, 1.25)), nearest_phases(1.1, 1.1)
+    ([(0, 0)], 16, [])
     """
-    return abs(scale - round(scale)) < 2e-3
+    periods = []
+    for scale in (sx, sy):
+        quarters = scale * MOST_PHASES
+        if scale < 1.2 or abs(quarters - round(quarters)) > 4e-3:
+            return []
+        periods.append(MOST_PHASES // int(np.gcd(round(quarters), MOST_PHASES)))
+    return [(a, b) for b in range(periods[1]) for a in range(periods[0])]
 
 
 def _stretched_sample(
-    image: np.ndarray, skin: Skin, sx: float, sy: float, step: int, nearest: bool = False
+    image: np.ndarray,
+    skin: Skin,
+    sx: float,
+    sy: float,
+    step: int,
+    phase: tuple[int, int] | None = None,
 ) -> np.ndarray:
     """``image`` (one cell at the skin's pitch, or at a drawn size) stretched to the skin's pitch
-    times ``(sx, sy)`` and sampled where :func:`sample_cells` samples; smoothly, or with
-    ``nearest`` each pixel repeated."""
+    times ``(sx, sy)`` and sampled where :func:`sample_cells` samples: smoothly, or with a
+    ``phase`` (see :func:`nearest_phases`) each pixel repeated, as a scaler that started
+    ``phase`` source pixels before the cell's column and row draws it."""
     import cv2
 
     h0, w0 = image.shape[:2]
+    if phase is not None:
+        # Each pixel of a 3x3 tiling's stretch shows the source pixel it falls in.
+        a, b = phase
+        size = (int(np.ceil((3 * w0 + a) * sx)), int(np.ceil((3 * h0 + b) * sy)))
+        src_x = np.clip(np.floor(np.arange(size[0]) / sx) - a, 0, 3 * w0 - 1)
+        src_y = np.clip(np.floor(np.arange(size[1]) / sy) - b, 0, 3 * h0 - 1)
+        big = np.tile(image, (3, 3, 1))[src_y.astype(np.intp)[:, None], src_x.astype(np.intp)]
+        return _sampled(big, skin, sx, sy, step, ((w0 + a) * sx, (h0 + b) * sy))
     shrink = min(skin.pitch_x * sx / w0, skin.pitch_y * sy / h0) < 1
-    interp = cv2.INTER_NEAREST if nearest else cv2.INTER_AREA if shrink else cv2.INTER_LINEAR
+    interp = cv2.INTER_AREA if shrink else cv2.INTER_LINEAR
     if _ignores_ring(skin):
         size = (max(2, round(skin.pitch_x * sx)), max(2, round(skin.pitch_y * sy)))
-        big = cv2.resize(image, size, interpolation=interp)
-        ox = oy = 0.0
-    else:
-        # Stretch a 3x3 tiling, so the cell's edges blend with a neighbour as on the screen.
-        size = (max(6, round(3 * skin.pitch_x * sx)), max(6, round(3 * skin.pitch_y * sy)))
-        big = cv2.resize(np.tile(image, (3, 3, 1)), size, interpolation=interp)
-        ox, oy = skin.pitch_x * sx, skin.pitch_y * sy  # where the middle copy starts
+        return _sampled(cv2.resize(image, size, interpolation=interp), skin, sx, sy, step, (0, 0))
+    # Stretch a 3x3 tiling, so the cell's edges blend with a neighbour as on the screen.
+    size = (max(6, round(3 * skin.pitch_x * sx)), max(6, round(3 * skin.pitch_y * sy)))
+    big = cv2.resize(np.tile(image, (3, 3, 1)), size, interpolation=interp)
+    # Sampled from where the middle copy starts.
+    return _sampled(big, skin, sx, sy, step, (skin.pitch_x * sx, skin.pitch_y * sy))
+
+
+def _sampled(
+    big: np.ndarray, skin: Skin, sx: float, sy: float, step: int, origin: tuple[float, float]
+) -> np.ndarray:
+    """The cell of a stretched picture ``big`` whose top-left corner is at ``origin``, sampled
+    where :func:`sample_cells` samples a cell at scale ``(sx, sy)``."""
+    import cv2
+
     cols = np.arange(0, skin.pitch_x - 2 * skin.inset, step)
     rows = np.arange(0, skin.pitch_y - 2 * skin.inset, step)
     w, h = cols.size, rows.size
-    jx = ox + (skin.inset + cols + 0.5) * sx - 0.5
-    jy = oy + (skin.inset + rows + 0.5) * sy - 0.5
+    jx = origin[0] + (skin.inset + cols + 0.5) * sx - 0.5
+    jy = origin[1] + (skin.inset + rows + 0.5) * sy - 0.5
     map_x = np.broadcast_to(jx[None, :], (h, w)).astype(np.float32)
     map_y = np.broadcast_to(jy[:, None], (h, w)).astype(np.float32)
     return cv2.remap(big, map_x, map_y, cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
