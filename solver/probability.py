@@ -161,8 +161,83 @@ def _elimination_order(cons: Constraints, comp: Component) -> list[int]:
     return order
 
 
+@dataclass(frozen=True)
+class Known:
+    """What is known of a component's layouts before counting it (the look-ahead knows it).
+
+    Every layout holds ``low`` to ``high`` mines, and there are at most ``layouts`` of them.
+    """
+
+    low: int
+    high: int
+    layouts: int
+
+
+@dataclass(frozen=True)
+class _Packing:
+    """How a polynomial in the mines ``m`` and the marked mines ``t`` is packed in one integer.
+
+    Coefficient ``(m, t)`` takes ``bits`` bits at slot ``t + slices * m``. ``cyclic`` packs
+    ``m`` modulo ``width`` (arithmetic modulo ``2**size - 1``, whose products wrap around):
+    exact when every layout's ``m`` lies in a window of ``width`` values starting at ``low``.
+    """
+
+    bits: int
+    slices: int
+    width: int
+    cyclic: bool = False
+    low: int = 0
+
+    @property
+    def size(self) -> int:
+        return self.bits * self.slices * self.width
+
+    def unit(self, marked: bool) -> int:
+        """The shift of one mine (of a marked group: a marked mine too)."""
+        return self.bits * (self.slices + 1 if marked else self.slices)
+
+    def fold(self, packed: int) -> int:
+        """``packed`` reduced (not always fully) modulo ``2**size - 1`` when cyclic."""
+        if not self.cyclic:
+            return packed
+        size = self.size
+        mask = (1 << size) - 1
+        while packed >> size:
+            packed = (packed & mask) + (packed >> size)
+        return packed
+
+    @property
+    def stride(self) -> int:
+        """The length of one slice ``t`` of an unpacked polynomial: mines 0 to the most."""
+        return self.low + self.width
+
+    def unpack(self, packed: int) -> list[int]:
+        """The coefficients, ``(m, t)`` at index ``m + stride * t``."""
+        packed = self.fold(packed)
+        if self.cyclic and packed == (1 << self.size) - 1:
+            packed = 0
+        nbytes, slices = self.bits // 8, self.slices
+        slots = slices * self.width
+        raw = packed.to_bytes(nbytes * slots + nbytes, "little")
+        values = [
+            int.from_bytes(raw[s * nbytes : (s + 1) * nbytes], "little") for s in range(slots)
+        ]
+        if slices == 1 and not self.cyclic:
+            return values
+        # Slice t holds m at slot t + slices * (m % width) (cyclic) or t + slices * m.
+        turn = self.low % self.width if self.cyclic else 0
+        out: list[int] = []
+        for t in range(slices):
+            column = values[t::slices]
+            out += [0] * self.low + column[turn:] + column[:turn]
+        return out
+
+
 def count_component(
-    cons: Constraints, comp: Component, marked: frozenset[int] = frozenset()
+    cons: Constraints,
+    comp: Component,
+    marked: frozenset[int] = frozenset(),
+    known: Known | None = None,
 ) -> ComponentCount:
     """Count the layouts of one component, per mine count, and each group's mines over them.
 
@@ -170,29 +245,37 @@ def count_component(
     counted a second time, as a second variable: then ``total[m + stride * t]`` counts the
     layouts with ``m`` mines of which ``t`` are in marked groups (``stride`` is in the result).
     The look-ahead uses it to count every number a cell may show at once: the new number's
-    constraint is left out and each value of it is a slice ``t = value``.
+    constraint is left out and each value of it is a slice ``t = value``. ``known`` (what the
+    caller knows of the layouts) packs the polynomials tighter: same counts, sooner.
     """
     groups = cons.groups
     order = _elimination_order(cons, comp)
     n_cells = sum(groups[g].size for g in comp.groups)
     marks = sum(groups[g].size for g in marked)
-    # A component holds at most as many mines as its numbers owe (every cell touches one, or is
-    # marked), and no count exceeds the product over groups of their possible fillings: that
-    # bounds the packed polynomial's length and its coefficients (times n_cells for the
-    # weighted sums).
-    most_mines = min(n_cells, sum(cons.constraints[c].value for c in comp.constraints) + marks)
-    fillings = 0
-    for g in comp.groups:
-        size = groups[g].size
-        cap = min(
-            size, min((cons.constraints[c].value for c in groups[g].constraints), default=size)
-        )
-        fillings += sum(comb(size, k) for k in range(cap + 1)).bit_length()
-    bits = fillings + max(1, n_cells).bit_length() + 2
-    bits = (bits + 7) // 8 * 8
-    stride = most_mines + 1
-    length = stride * (marks + 1)
-    words = bits * length // 64 + 1
+    if known is None:
+        # A component holds at most as many mines as its numbers owe (every cell touches one, or
+        # is marked), and no count exceeds the product over groups of their possible fillings:
+        # that bounds the packed polynomial's length and its coefficients (times n_cells for
+        # the weighted sums).
+        most_mines = min(n_cells, sum(cons.constraints[c].value for c in comp.constraints) + marks)
+        fillings = 0
+        for g in comp.groups:
+            size = groups[g].size
+            cap = min(
+                size,
+                min((cons.constraints[c].value for c in groups[g].constraints), default=size),
+            )
+            fillings += sum(comb(size, k) for k in range(cap + 1)).bit_length()
+        bits = fillings + max(1, n_cells).bit_length() + 2
+        pack = _Packing((bits + 7) // 8 * 8, marks + 1, most_mines + 1)
+    else:
+        # Every coefficient a layout reaches (a prefix or completion that some layout extends,
+        # a weighted sum) is at most n_cells times the number of layouts; every layout's mines
+        # lie in known.low..known.high, so the mines are packed modulo that window's width.
+        bits = (max(1, n_cells) * known.layouts).bit_length() + 1
+        width = known.high - known.low + 1
+        pack = _Packing((bits + 7) // 8 * 8, marks + 1, width, cyclic=True, low=known.low)
+    words = pack.size // 64 + 1
     work = 0
 
     last: dict[int, int] = {}
@@ -209,7 +292,7 @@ def count_component(
         where = [extended.index(c) for c in groups[g].constraints]
         keep = [k for k, c in enumerate(extended) if last[c] != i]
         closing = [k for k, c in enumerate(extended) if last[c] == i]
-        unit = bits * (1 + stride) if g in marked else bits
+        unit = pack.unit(g in marked)
         steps.append(
             (groups[g].size, tuple(cons.constraints[c].value for c in new), where, keep, closing)
         )
@@ -243,8 +326,9 @@ def count_component(
             work += (top + 1) * words
             if work > MAX_WORK:
                 return _approximate_component(cons, comp)
-        forward.append(nxt)
-        moved.append(nxt_moved)
+        fold = pack.fold
+        forward.append({key: fold(poly) for key, poly in nxt.items()})
+        moved.append({key: fold(poly) for key, poly in nxt_moved.items()})
         transitions.append(trans)
 
     # Backward pass: backward[i] maps a state at boundary i -> packed polynomial over the mines
@@ -260,10 +344,10 @@ def count_component(
             tail = after.get(key)
             if tail:
                 here[state] = here.get(state, 0) + comb(size, k) * (tail << (k * unit))
-        backward[i] = here
+        backward[i] = {key: pack.fold(poly) for key, poly in here.items()}
 
     total_packed = backward[0].get((), 0)
-    total = _unpack(total_packed, bits, length)
+    total = pack.unpack(total_packed)
     weighted: dict[int, list[int]] = {}
     for i, g in enumerate(order):
         after = backward[i + 1]
@@ -272,15 +356,8 @@ def count_component(
             tail = after.get(key)
             if tail:
                 acc += poly * tail
-        weighted[g] = _unpack(acc, bits, length)
-    return ComponentCount(comp, total, weighted, stride=stride)
-
-
-def _unpack(packed: int, bits: int, length: int) -> list[int]:
-    """Coefficients 0..length-1 of a packed polynomial."""
-    nbytes = bits // 8
-    raw = packed.to_bytes(nbytes * length + nbytes, "little")
-    return [int.from_bytes(raw[m * nbytes : (m + 1) * nbytes], "little") for m in range(length)]
+        weighted[g] = pack.unpack(acc)
+    return ComponentCount(comp, total, weighted, stride=pack.stride)
 
 
 def _approximate_component(cons: Constraints, comp: Component) -> ComponentCount:
