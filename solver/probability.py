@@ -26,6 +26,7 @@ labelled approximation (``Analysis.exact`` is False, ``approximate`` lists its c
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from fractions import Fraction
 from math import comb
@@ -308,24 +309,29 @@ def count_component(
         nxt: dict[tuple[int, ...], int] = {}
         nxt_moved: dict[tuple[int, ...], int] = {}
         trans = []
+        ways = [comb(size, k) for k in range(size + 1)]
+        # The next state: the kept numbers, less k where the group is one of their cells.
+        kept = [(c, c in where) for c in keep]
         for state, poly in forward[-1].items():
-            ext = list(state) + list(new_values)
-            top = min(size, min((ext[k] for k in where), default=size))
-            for k in range(top + 1):
-                cand = ext.copy()
-                for w in where:
-                    cand[w] -= k
-                if any(cand[c] for c in closing):
-                    continue
-                key = tuple(cand[c] for c in keep)
-                term = comb(size, k) * (poly << (k * unit))
+            ext = state + new_values
+            top = min(size, min((ext[c] for c in where), default=size))
+            work += (top + 1) * words
+            if work > MAX_WORK:
+                return _approximate_component(cons, comp)
+            if closing:  # a number whose last group this is owes exactly k mines to it
+                k = ext[closing[0]]
+                choices: Iterable[int] = (
+                    (k,) if k <= top and all(ext[c] == k for c in closing) else ()
+                )
+            else:
+                choices = range(top + 1)
+            for k in choices:
+                key = tuple(ext[c] - k if lowered else ext[c] for c, lowered in kept)
+                term = ways[k] * (poly << (k * unit))
                 nxt[key] = nxt.get(key, 0) + term
                 if k:
                     nxt_moved[key] = nxt_moved.get(key, 0) + k * term
                 trans.append((state, k, key))
-            work += (top + 1) * words
-            if work > MAX_WORK:
-                return _approximate_component(cons, comp)
         fold = pack.fold
         forward.append({key: fold(poly) for key, poly in nxt.items()})
         moved.append({key: fold(poly) for key, poly in nxt_moved.items()})
@@ -338,12 +344,13 @@ def count_component(
     backward[n] = {(): 1} if () in forward[n] else {}
     for i in range(n - 1, -1, -1):
         size, unit = steps[i][0], units[i]
+        ways = [comb(size, k) for k in range(size + 1)]
         after = backward[i + 1]
         here: dict[tuple[int, ...], int] = {}
         for state, k, key in transitions[i]:
             tail = after.get(key)
             if tail:
-                here[state] = here.get(state, 0) + comb(size, k) * (tail << (k * unit))
+                here[state] = here.get(state, 0) + ways[k] * (tail << (k * unit))
         backward[i] = {key: pack.fold(poly) for key, poly in here.items()}
 
     total_packed = backward[0].get((), 0)
