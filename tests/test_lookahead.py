@@ -201,3 +201,18 @@ def test_cutting_candidates_never_changes_the_choice():
             if score > best_score + TIE:
                 best, best_score = j, score
         assert chosen == best
+
+
+def test_the_super_board_move_and_its_timing():
+    # The super board of death is one component: every candidate's trial recounts all of it.
+    from bot.paths import data_file
+    from solver.moves import choose_move
+    from solver.speed import move_time
+
+    path = data_file("super-board-of-death.txt")
+    board = Board(path.read_text())
+    move = choose_move(board, 51, rng=random.Random(0))
+    assert (move.x, move.y) == (15, 15)
+    assert abs(move.p_mine - 0.08875309776195209) < 1e-12
+    probabilities, whole = move_time(path, repeat=1)
+    assert 0 < probabilities < whole
