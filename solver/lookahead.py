@@ -123,7 +123,8 @@ class Lookahead:
         self._totals = [trim(c.total) for c in self._counts]
         # Per component: its fewest and most mines, and its number of layouts.
         self._known = [
-            Known(next(m for m, n in enumerate(t) if n), len(t) - 1, sum(t)) for t in self._totals
+            Known(next((m for m, n in enumerate(t) if n), 0), len(t) - 1, sum(t))
+            for t in self._totals
         ]
         self._prepared: dict[int, _Prepared] = {}
 
