@@ -34,7 +34,8 @@ from math import comb
 
 from solver.board import MINE_CHARS, Position, neighbour_table
 from solver.constraints import Component, Constraint, Constraints, Group
-from solver.probability import ComponentCount, Known, count_component, poly_mul, trim
+from solver.packing import Known
+from solver.probability import ComponentCount, count_component, poly_mul, trim
 
 
 class NotExact(Exception):

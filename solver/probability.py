@@ -10,8 +10,9 @@ How it counts (all in Python integers, so every probability is an exact fraction
    board of death (61,440 group-level solutions) needs a few hundred states. Per state we keep a
    polynomial in the number of mines used, packed into one Python integer (coefficient ``m`` in
    bits ``m*B`` to ``(m+1)*B``), so shifting, adding and convolving polynomials are single
-   big-integer operations. A forward and a backward pass give, for every group, the number of
-   solutions weighted by its mines, per total mine count.
+   big-integer operations (:mod:`solver.packing`; the look-ahead's counts, whose layouts the
+   position's own count already bounds, are packed tighter). A forward and a backward pass give,
+   for every group, the number of solutions weighted by its mines, per total mine count.
 3. Components are combined with the outside cells through exact binomial weights for the mines
    left: a layout using ``m`` mines in the components leaves ``C(outside, mines_left - m)`` ways.
 
@@ -36,6 +37,7 @@ import numpy as np
 from solver.board import Board, Position
 from solver.constraints import Component, Constraints, board_constraints
 from solver.errors import ContradictionError
+from solver.packing import Known, Packing
 
 #: Most work (transitions times the machine words of a packed polynomial) one component may
 #: cost before it is approximated instead: about two seconds of counting.
@@ -162,78 +164,6 @@ def _elimination_order(cons: Constraints, comp: Component) -> list[int]:
     return order
 
 
-@dataclass(frozen=True)
-class Known:
-    """What is known of a component's layouts before counting it (the look-ahead knows it).
-
-    Every layout holds ``low`` to ``high`` mines, and there are at most ``layouts`` of them.
-    """
-
-    low: int
-    high: int
-    layouts: int
-
-
-@dataclass(frozen=True)
-class _Packing:
-    """How a polynomial in the mines ``m`` and the marked mines ``t`` is packed in one integer.
-
-    Coefficient ``(m, t)`` takes ``bits`` bits at slot ``t + slices * m``. ``cyclic`` packs
-    ``m`` modulo ``width`` (arithmetic modulo ``2**size - 1``, whose products wrap around):
-    exact when every layout's ``m`` lies in a window of ``width`` values starting at ``low``.
-    """
-
-    bits: int
-    slices: int
-    width: int
-    cyclic: bool = False
-    low: int = 0
-
-    @property
-    def size(self) -> int:
-        return self.bits * self.slices * self.width
-
-    def unit(self, marked: bool) -> int:
-        """The shift of one mine (of a marked group: a marked mine too)."""
-        return self.bits * (self.slices + 1 if marked else self.slices)
-
-    def fold(self, packed: int) -> int:
-        """``packed`` reduced (not always fully) modulo ``2**size - 1`` when cyclic."""
-        if not self.cyclic:
-            return packed
-        size = self.size
-        mask = (1 << size) - 1
-        while packed >> size:
-            packed = (packed & mask) + (packed >> size)
-        return packed
-
-    @property
-    def stride(self) -> int:
-        """The length of one slice ``t`` of an unpacked polynomial: mines 0 to the most."""
-        return self.low + self.width
-
-    def unpack(self, packed: int) -> list[int]:
-        """The coefficients, ``(m, t)`` at index ``m + stride * t``."""
-        packed = self.fold(packed)
-        if self.cyclic and packed == (1 << self.size) - 1:
-            packed = 0
-        nbytes, slices = self.bits // 8, self.slices
-        slots = slices * self.width
-        raw = packed.to_bytes(nbytes * slots + nbytes, "little")
-        values = [
-            int.from_bytes(raw[s * nbytes : (s + 1) * nbytes], "little") for s in range(slots)
-        ]
-        if slices == 1 and not self.cyclic:
-            return values
-        # Slice t holds m at slot t + slices * (m % width) (cyclic) or t + slices * m.
-        turn = self.low % self.width if self.cyclic else 0
-        out: list[int] = []
-        for t in range(slices):
-            column = values[t::slices]
-            out += [0] * self.low + column[turn:] + column[:turn]
-        return out
-
-
 def count_component(
     cons: Constraints,
     comp: Component,
@@ -268,14 +198,14 @@ def count_component(
             )
             fillings += sum(comb(size, k) for k in range(cap + 1)).bit_length()
         bits = fillings + max(1, n_cells).bit_length() + 2
-        pack = _Packing((bits + 7) // 8 * 8, marks + 1, most_mines + 1)
+        pack = Packing((bits + 7) // 8 * 8, marks + 1, most_mines + 1)
     else:
         # Every coefficient a layout reaches (a prefix or completion that some layout extends,
         # a weighted sum) is at most n_cells times the number of layouts; every layout's mines
         # lie in known.low..known.high, so the mines are packed modulo that window's width.
         bits = (max(1, n_cells) * known.layouts).bit_length() + 1
         width = known.high - known.low + 1
-        pack = _Packing((bits + 7) // 8 * 8, marks + 1, width, cyclic=True, low=known.low)
+        pack = Packing((bits + 7) // 8 * 8, marks + 1, width, cyclic=True, low=known.low)
     words = pack.size // 64 + 1
     work = 0
 

@@ -17,8 +17,9 @@ from solver.errors import ContradictionError
 from solver.frontier import survey
 from solver.game import Game
 from solver.lookahead import Lookahead, NotExact
+from solver.packing import Known
 from solver.policy import TIE, best_guess, lookahead_candidates, next_move_safety
-from solver.probability import Known, count_component, count_components, mine_probabilities
+from solver.probability import count_component, count_components, mine_probabilities
 from tests.bruteforce import enumerate_probabilities
 from tests.profile import EVERY_CASE
 from tests.test_probability import board_from_layout, consistent_positions
