@@ -34,6 +34,7 @@ from math import comb
 
 from solver.board import MINE_CHARS, Position, neighbour_table
 from solver.constraints import Component, Constraint, Constraints, Group
+from solver.packing import Known
 from solver.probability import ComponentCount, count_component, poly_mul, trim
 
 
@@ -121,6 +122,11 @@ class Lookahead:
         )
         self._forced_safe = flat(cons.forced_safe)
         self._totals = [trim(c.total) for c in self._counts]
+        # Per component: its fewest and most mines, and its number of layouts.
+        self._known = [
+            Known(next((m for m, n in enumerate(t) if n), 0), len(t) - 1, sum(t))
+            for t in self._totals
+        ]
         self._prepared: dict[int, _Prepared] = {}
 
     def reveal(self, j: int, number: int, probabilities: bool = False) -> Trial:
@@ -202,7 +208,18 @@ class Lookahead:
                 mines_left=cons.mines_left,
             )
             comp = Component(tuple(range(len(groups))), tuple(sorted(alive)))
-            count = count_component(sub, comp, frozenset(marked))
+            # The sub-problem's layouts are those of the touched components with j safe, times
+            # any filling of the cells next to j that touch no number.
+            free = sum(k in near for k in self._outside)
+            layouts = 1 << free
+            for i in touched:
+                layouts *= self._known[i].layouts
+            window = Known(
+                sum(self._known[i].low for i in touched),
+                sum(self._known[i].high for i in touched) + free,
+                layouts,
+            )
+            count = count_component(sub, comp, frozenset(marked), window)
             if not count.exact:
                 raise NotExact(f"the sub-problem around cell {j} is over the work budget")
         rest = [

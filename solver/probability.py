@@ -10,8 +10,9 @@ How it counts (all in Python integers, so every probability is an exact fraction
    board of death (61,440 group-level solutions) needs a few hundred states. Per state we keep a
    polynomial in the number of mines used, packed into one Python integer (coefficient ``m`` in
    bits ``m*B`` to ``(m+1)*B``), so shifting, adding and convolving polynomials are single
-   big-integer operations. A forward and a backward pass give, for every group, the number of
-   solutions weighted by its mines, per total mine count.
+   big-integer operations (:mod:`solver.packing`; the look-ahead's counts, whose layouts the
+   position's own count already bounds, are packed tighter). A forward and a backward pass give,
+   for every group, the number of solutions weighted by its mines, per total mine count.
 3. Components are combined with the outside cells through exact binomial weights for the mines
    left: a layout using ``m`` mines in the components leaves ``C(outside, mines_left - m)`` ways.
 
@@ -26,6 +27,7 @@ labelled approximation (``Analysis.exact`` is False, ``approximate`` lists its c
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from fractions import Fraction
 from math import comb
@@ -35,6 +37,7 @@ import numpy as np
 from solver.board import Board, Position
 from solver.constraints import Component, Constraints, board_constraints
 from solver.errors import ContradictionError
+from solver.packing import Known, Packing
 
 #: Most work (transitions times the machine words of a packed polynomial) one component may
 #: cost before it is approximated instead: about two seconds of counting.
@@ -162,7 +165,10 @@ def _elimination_order(cons: Constraints, comp: Component) -> list[int]:
 
 
 def count_component(
-    cons: Constraints, comp: Component, marked: frozenset[int] = frozenset()
+    cons: Constraints,
+    comp: Component,
+    marked: frozenset[int] = frozenset(),
+    known: Known | None = None,
 ) -> ComponentCount:
     """Count the layouts of one component, per mine count, and each group's mines over them.
 
@@ -170,29 +176,37 @@ def count_component(
     counted a second time, as a second variable: then ``total[m + stride * t]`` counts the
     layouts with ``m`` mines of which ``t`` are in marked groups (``stride`` is in the result).
     The look-ahead uses it to count every number a cell may show at once: the new number's
-    constraint is left out and each value of it is a slice ``t = value``.
+    constraint is left out and each value of it is a slice ``t = value``. ``known`` (what the
+    caller knows of the layouts) packs the polynomials tighter: same counts, sooner.
     """
     groups = cons.groups
     order = _elimination_order(cons, comp)
     n_cells = sum(groups[g].size for g in comp.groups)
     marks = sum(groups[g].size for g in marked)
-    # A component holds at most as many mines as its numbers owe (every cell touches one, or is
-    # marked), and no count exceeds the product over groups of their possible fillings: that
-    # bounds the packed polynomial's length and its coefficients (times n_cells for the
-    # weighted sums).
-    most_mines = min(n_cells, sum(cons.constraints[c].value for c in comp.constraints) + marks)
-    fillings = 0
-    for g in comp.groups:
-        size = groups[g].size
-        cap = min(
-            size, min((cons.constraints[c].value for c in groups[g].constraints), default=size)
-        )
-        fillings += sum(comb(size, k) for k in range(cap + 1)).bit_length()
-    bits = fillings + max(1, n_cells).bit_length() + 2
-    bits = (bits + 7) // 8 * 8
-    stride = most_mines + 1
-    length = stride * (marks + 1)
-    words = bits * length // 64 + 1
+    if known is None:
+        # A component holds at most as many mines as its numbers owe (every cell touches one, or
+        # is marked), and no count exceeds the product over groups of their possible fillings:
+        # that bounds the packed polynomial's length and its coefficients (times n_cells for
+        # the weighted sums).
+        most_mines = min(n_cells, sum(cons.constraints[c].value for c in comp.constraints) + marks)
+        fillings = 0
+        for g in comp.groups:
+            size = groups[g].size
+            cap = min(
+                size,
+                min((cons.constraints[c].value for c in groups[g].constraints), default=size),
+            )
+            fillings += sum(comb(size, k) for k in range(cap + 1)).bit_length()
+        bits = fillings + max(1, n_cells).bit_length() + 2
+        pack = Packing((bits + 7) // 8 * 8, marks + 1, most_mines + 1)
+    else:
+        # Every coefficient a layout reaches (a prefix or completion that some layout extends,
+        # a weighted sum) is at most n_cells times the number of layouts; every layout's mines
+        # lie in known.low..known.high, so the mines are packed modulo that window's width.
+        bits = (max(1, n_cells) * known.layouts).bit_length() + 1
+        width = known.high - known.low + 1
+        pack = Packing((bits + 7) // 8 * 8, marks + 1, width, cyclic=True, low=known.low)
+    words = pack.size // 64 + 1
     work = 0
 
     last: dict[int, int] = {}
@@ -209,7 +223,7 @@ def count_component(
         where = [extended.index(c) for c in groups[g].constraints]
         keep = [k for k, c in enumerate(extended) if last[c] != i]
         closing = [k for k, c in enumerate(extended) if last[c] == i]
-        unit = bits * (1 + stride) if g in marked else bits
+        unit = pack.unit(g in marked)
         steps.append(
             (groups[g].size, tuple(cons.constraints[c].value for c in new), where, keep, closing)
         )
@@ -225,26 +239,32 @@ def count_component(
         nxt: dict[tuple[int, ...], int] = {}
         nxt_moved: dict[tuple[int, ...], int] = {}
         trans = []
+        ways = [comb(size, k) for k in range(size + 1)]
+        # The next state: the kept numbers, less k where the group is one of their cells.
+        kept = [(c, c in where) for c in keep]
         for state, poly in forward[-1].items():
-            ext = list(state) + list(new_values)
-            top = min(size, min((ext[k] for k in where), default=size))
-            for k in range(top + 1):
-                cand = ext.copy()
-                for w in where:
-                    cand[w] -= k
-                if any(cand[c] for c in closing):
-                    continue
-                key = tuple(cand[c] for c in keep)
-                term = comb(size, k) * (poly << (k * unit))
+            ext = state + new_values
+            top = min(size, min((ext[c] for c in where), default=size))
+            work += (top + 1) * words
+            if work > MAX_WORK:
+                return _approximate_component(cons, comp)
+            if closing:  # a number whose last group this is owes exactly k mines to it
+                k = ext[closing[0]]
+                choices: Iterable[int] = (
+                    (k,) if k <= top and all(ext[c] == k for c in closing) else ()
+                )
+            else:
+                choices = range(top + 1)
+            for k in choices:
+                key = tuple(ext[c] - k if lowered else ext[c] for c, lowered in kept)
+                term = ways[k] * (poly << (k * unit))
                 nxt[key] = nxt.get(key, 0) + term
                 if k:
                     nxt_moved[key] = nxt_moved.get(key, 0) + k * term
                 trans.append((state, k, key))
-            work += (top + 1) * words
-            if work > MAX_WORK:
-                return _approximate_component(cons, comp)
-        forward.append(nxt)
-        moved.append(nxt_moved)
+        fold = pack.fold
+        forward.append({key: fold(poly) for key, poly in nxt.items()})
+        moved.append({key: fold(poly) for key, poly in nxt_moved.items()})
         transitions.append(trans)
 
     # Backward pass: backward[i] maps a state at boundary i -> packed polynomial over the mines
@@ -254,16 +274,17 @@ def count_component(
     backward[n] = {(): 1} if () in forward[n] else {}
     for i in range(n - 1, -1, -1):
         size, unit = steps[i][0], units[i]
+        ways = [comb(size, k) for k in range(size + 1)]
         after = backward[i + 1]
         here: dict[tuple[int, ...], int] = {}
         for state, k, key in transitions[i]:
             tail = after.get(key)
             if tail:
-                here[state] = here.get(state, 0) + comb(size, k) * (tail << (k * unit))
-        backward[i] = here
+                here[state] = here.get(state, 0) + ways[k] * (tail << (k * unit))
+        backward[i] = {key: pack.fold(poly) for key, poly in here.items()}
 
     total_packed = backward[0].get((), 0)
-    total = _unpack(total_packed, bits, length)
+    total = pack.unpack(total_packed)
     weighted: dict[int, list[int]] = {}
     for i, g in enumerate(order):
         after = backward[i + 1]
@@ -272,15 +293,8 @@ def count_component(
             tail = after.get(key)
             if tail:
                 acc += poly * tail
-        weighted[g] = _unpack(acc, bits, length)
-    return ComponentCount(comp, total, weighted, stride=stride)
-
-
-def _unpack(packed: int, bits: int, length: int) -> list[int]:
-    """Coefficients 0..length-1 of a packed polynomial."""
-    nbytes = bits // 8
-    raw = packed.to_bytes(nbytes * length + nbytes, "little")
-    return [int.from_bytes(raw[m * nbytes : (m + 1) * nbytes], "little") for m in range(length)]
+        weighted[g] = pack.unpack(acc)
+    return ComponentCount(comp, total, weighted, stride=pack.stride)
 
 
 def _approximate_component(cons: Constraints, comp: Component) -> ComponentCount:

@@ -85,3 +85,17 @@ def time_positions(positions: list[tuple[Board, int]]) -> Timing:
 def super_board_time(path: Path, mines: int = 51) -> float:
     board = Board(path.read_text())
     return time_call(lambda: mine_probabilities(board, mines))
+
+
+def move_time(path: Path, mines: int = 51, repeat: int = 20) -> tuple[float, float]:
+    """Best-of-``repeat`` seconds of the probabilities and of the ``best`` move of a board.
+
+    The move includes its own analysis: what it costs over the probabilities is the difference
+    (the look-ahead of a guess, or nothing when a cell is certainly safe).
+    """
+    from solver.policy import plan_moves
+
+    board = Board(path.read_text())
+    probabilities = time_call(lambda: mine_probabilities(board, mines), repeat)
+    move = time_call(lambda: plan_moves(board, mines, "best", random.Random(0)), repeat)
+    return probabilities, move

@@ -9,6 +9,7 @@ from __future__ import annotations
 import random
 
 from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from solver.board import Board, neighbour_table
 from solver.constraints import board_constraints
@@ -16,11 +17,12 @@ from solver.errors import ContradictionError
 from solver.frontier import survey
 from solver.game import Game
 from solver.lookahead import Lookahead, NotExact
+from solver.packing import Known
 from solver.policy import TIE, best_guess, lookahead_candidates, next_move_safety
-from solver.probability import count_components, mine_probabilities
+from solver.probability import count_component, count_components, mine_probabilities
 from tests.bruteforce import enumerate_probabilities
 from tests.profile import EVERY_CASE
-from tests.test_probability import consistent_positions
+from tests.test_probability import board_from_layout, consistent_positions
 
 
 def from_scratch(cells: list[str], width: int, height: int, mines: int):
@@ -68,6 +70,46 @@ def test_reveals_match_a_fresh_analysis_on_small_boards(position):
     if enumerate_probabilities(board, mines)[0] == 0:
         return  # question marks may hide the only layout; nothing to reveal from
     assert_reveals_match(board.flat(), board.width, board.height, mines)
+
+
+def by_mines(total: list[int], weighted: dict[int, list[int]], stride: int):
+    """A count's nonzero coefficients keyed by (mines, marked mines), whatever its stride."""
+
+    def keyed(poly: list[int]) -> dict[tuple[int, int], int]:
+        return {(i % stride, i // stride): n for i, n in enumerate(poly) if n}
+
+    return keyed(total), {g: keyed(poly) for g, poly in weighted.items()}
+
+
+@st.composite
+def open_positions(draw):
+    """A board from a real layout with many numbers still owing mines: wide components."""
+    width, height = draw(st.integers(3, 10)), draw(st.integers(2, 8))
+    cells = [(x, y) for y in range(height) for x in range(width)]
+    rng = random.Random(draw(st.integers(0, 2**32)))
+    mines = set(rng.sample(cells, draw(st.integers(1, len(cells) // 3))))
+    safe = [c for c in cells if c not in mines]
+    opened = set(rng.sample(safe, draw(st.integers(1, max(1, len(safe) // 3)))))
+    return board_from_layout(width, height, mines, opened, set()), len(mines)
+
+
+@settings(max_examples=300 if EVERY_CASE else 100, deadline=None)
+@given(open_positions(), st.randoms(use_true_random=False))
+def test_a_count_packed_to_what_is_known_is_the_same_count(position, rng):
+    # The look-ahead tells count_component the window of mine counts and how many layouts
+    # there are: the tight (cyclic) packing must give exactly the plain packing's numbers.
+    board, mines = position
+    cons = board_constraints(board, mines)
+    for comp in cons.components:
+        plain = count_component(cons, comp)
+        used = [m for m, n in enumerate(plain.total) if n]
+        known = Known(used[0], used[-1], sum(plain.total) + rng.randrange(3))
+        marked = frozenset(g for g in comp.groups if rng.random() < 0.4)
+        loose = count_component(cons, comp, marked)
+        tight = count_component(cons, comp, marked, known)
+        assert by_mines(tight.total, tight.weighted, tight.stride) == by_mines(
+            loose.total, loose.weighted, loose.stride
+        )
 
 
 def expert_positions(count: int, seed: int):
@@ -160,3 +202,18 @@ def test_cutting_candidates_never_changes_the_choice():
             if score > best_score + TIE:
                 best, best_score = j, score
         assert chosen == best
+
+
+def test_the_super_board_move_and_its_timing():
+    # The super board of death is one component: every candidate's trial recounts all of it.
+    from bot.paths import data_file
+    from solver.moves import choose_move
+    from solver.speed import move_time
+
+    path = data_file("super-board-of-death.txt")
+    board = Board(path.read_text())
+    move = choose_move(board, 51, rng=random.Random(0))
+    assert (move.x, move.y) == (15, 15)
+    assert abs(move.p_mine - 0.08875309776195209) < 1e-12
+    probabilities, whole = move_time(path, repeat=1)
+    assert 0 < probabilities < whole

@@ -1,0 +1,91 @@
+"""How the exact engine packs a polynomial of counts into one Python integer.
+
+A component's count (:func:`solver.probability.count_component`) keeps, per state, a polynomial
+in the mines ``m`` (and, for the look-ahead, the marked mines ``t``) with big-integer
+coefficients. Packed in one integer, shifting, adding and multiplying polynomials are single
+big-integer operations. The plain packing gives every ``m`` from 0 to the most mines a slot of
+bits enough for any count; when the layouts are :class:`Known` beforehand (the look-ahead knows
+them from the position's own count) the packing is cyclic and much tighter.
+
+>>> pack = Packing(bits=8, slices=2, width=3, cyclic=True, low=4)  # 4 to 6 mines, t = 0 or 1
+>>> x4 = 1 << pack.unit(False) * 4  # four mines, none marked: slot 4 * 2 = 8, i.e. 8 mod 6 = 2
+>>> x5y = x4 << pack.unit(True)  # and one marked mine
+>>> pack.unpack(pack.fold(5 * x4 + 7 * x5y)), pack.stride  # (m, t) at m + 7 * t
+([0, 0, 0, 0, 5, 0, 0, 0, 0, 0, 0, 0, 7, 0], 7)
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True)
+class Known:
+    """What is known of a component's layouts before counting it (the look-ahead knows it).
+
+    Every layout holds ``low`` to ``high`` mines, and there are at most ``layouts`` of them.
+    """
+
+    low: int
+    high: int
+    layouts: int
+
+
+@dataclass(frozen=True)
+class Packing:
+    """How a polynomial in the mines ``m`` and the marked mines ``t`` is packed in one integer.
+
+    Coefficient ``(m, t)`` takes ``bits`` bits at slot ``t + slices * m``. ``cyclic`` packs
+    ``m`` modulo ``width`` (arithmetic modulo ``2**size - 1``, whose products wrap around):
+    exact when every layout's ``m`` lies in a window of ``width`` values starting at ``low``.
+    """
+
+    bits: int
+    slices: int
+    width: int
+    cyclic: bool = False
+    low: int = 0
+
+    @property
+    def size(self) -> int:
+        return self.bits * self.slices * self.width
+
+    def unit(self, marked: bool) -> int:
+        """The shift of one mine (of a marked group: a marked mine too)."""
+        return self.bits * (self.slices + 1 if marked else self.slices)
+
+    def fold(self, packed: int) -> int:
+        """``packed`` reduced (not always fully) modulo ``2**size - 1`` when cyclic."""
+        if not self.cyclic:
+            return packed
+        size = self.size
+        mask = (1 << size) - 1
+        while packed >> size:
+            packed = (packed & mask) + (packed >> size)
+        return packed
+
+    @property
+    def stride(self) -> int:
+        """The length of one slice ``t`` of an unpacked polynomial: mines 0 to the most."""
+        return self.low + self.width
+
+    def unpack(self, packed: int) -> list[int]:
+        """The coefficients, ``(m, t)`` at index ``m + stride * t``."""
+        packed = self.fold(packed)
+        if self.cyclic and packed == (1 << self.size) - 1:
+            packed = 0
+        nbytes, slices = self.bits // 8, self.slices
+        slots = slices * self.width
+        raw = packed.to_bytes(nbytes * slots + nbytes, "little")
+        values = [
+            int.from_bytes(raw[s * nbytes : (s + 1) * nbytes], "little") for s in range(slots)
+        ]
+        if slices == 1 and not self.cyclic:
+            return values
+        # Slice t holds m at slot t + slices * (m % width) (cyclic) or t + slices * m.
+        turn = self.low % self.width if self.cyclic else 0
+        out: list[int] = []
+        for t in range(slices):
+            column = values[t::slices]
+            out += [0] * self.low + column[turn:] + column[:turn]
+        return out
