@@ -863,6 +863,25 @@ def test_an_unknown_cell_not_surely_opened_abandons_the_game_and_restarts():
     assert world.clicked_open == [] and summary.as_dict()["abandoned"] >= 1
 
 
+def test_a_game_on_screen_that_cannot_go_on_is_restarted_first():
+    """The screen at the start shows a cell of a class the skin lacks, not certainly opened:
+    that game is not played on (nor counted), a new one is started (it was an uncaught
+    GameAbandoned, a traceback)."""
+
+    def corner_number(seed):
+        game = Game(9, 9, 10, rules="unsafe", seed=seed)
+        return not game.is_mine(0, 0) and bool(game.open(0, 0)) and game.board[0, 0] != "0"
+
+    world = World(9, 9, 10, seed=next(s for s in range(200) if corner_number(s)), rules="unsafe")
+    world.game.open(0, 0)
+    world.unknown_class = "12345678"  # no digit reads: the corner's number is no known class
+    lines: list[str] = []
+    player, _ = make_player(world, out=lines.append)
+    summary = player.run(1)
+    assert world.restarts == 1 and summary.restarts == 1 and summary.games == 1
+    assert any("not played on" in line for line in lines)
+
+
 def test_a_message_over_the_board_at_the_end_is_waited_out():
     world = World(9, 9, 20, seed=4)
     world.cover = (1, 2, 7, 3)  # "You have lost." over three rows

@@ -11,6 +11,7 @@ import numpy as np
 
 from bot.live.capture import Frame
 from bot.live.summary import DONE, GameResult, Summary
+from bot.live.unclear import GameAbandoned
 
 
 class Player(Protocol):
@@ -32,9 +33,14 @@ class Player(Protocol):
 
 
 def start_fresh(player: Player, summary: Summary) -> None:
-    """If the screen shows a finished game, start a new one first."""
+    """If the screen shows a finished game, or one that cannot go on without a guess about a
+    cell the bot cannot read, start a new one first."""
     frame, _ = player.settle()
-    frame, reading, plan = player.read(frame)
+    try:
+        frame, reading, plan = player.read(frame)
+    except GameAbandoned as exc:
+        player.out(f"the game on screen is not played on ({exc}): starting a new one")
+        reading, plan = None, None
     if plan is None:
         player.restart(player, frame, reading)
         summary.restarts += 1
