@@ -359,7 +359,8 @@ class Player:
         rest = None if self.park is not None else bm.off_board()
         if self.park is None and rest is None:
             return  # nowhere off the board to move to
-        bm.hover_cell(*cells[len(cells) // 2])
+        mx, my = sum(x for x, _ in cells) / len(cells), sum(y for _, y in cells) / len(cells)
+        bm.hover_cell(*min(cells, key=lambda c: (c[0] - mx) ** 2 + (c[1] - my) ** 2))
         self.sleep(self.timing.cover_poll)  # seen as a move of its own
         if rest is not None:
             bm.park(*rest)
