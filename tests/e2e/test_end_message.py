@@ -25,7 +25,7 @@ def kmines_or_skip() -> str:
     found = shutil.which("kmines", path="/usr/games:/usr/bin")
     if found is None or shutil.which("dbus-run-session") is None:
         # tests/apt-packages.txt (tests/run.sh installs it; bot/demo.sh does not): KMines and
-        # the KDE and Qt libraries it needs are about 160 packages, 156 MB installed.
+        # the KDE and Qt libraries it needs are 155 packages, 161 MB on disk.
         pytest.skip("kmines or dbus-run-session is not installed (bash tests/run.sh installs them)")
     return found
 
