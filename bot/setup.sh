@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Installs everything minebot needs on a Debian/Ubuntu machine with only the system Python:
-#  1. the apt packages listed in bot/apt-packages.txt (only those missing; sudo unless root);
+#  1. the apt packages listed in bot/apt-packages.txt, and in each package list given as an
+#     argument (tests/run.sh adds tests/apt-packages.txt), only those missing; sudo unless root;
 #  2. a project virtual environment, $MINEBOT_VENV (default .venv at the repository root), made
 #     from the system Python (/usr/bin/python3, or $MINEBOT_PYTHON), remade if it is broken;
 #  3. `pip install -e .[test]` into it, only when something is missing or pyproject.toml changed.
@@ -18,7 +19,11 @@ else
 fi
 say() { echo "minebot setup: $*" >&2; }
 
-mapfile -t wanted < <(grep -v '^\s*#' "$root/bot/apt-packages.txt" | sed 's/\s*#.*//' | grep -v '^\s*$')
+for list in "$@"; do
+    [ -f "$list" ] || { say "no package list $list"; exit 2; }
+done
+mapfile -t wanted < <(cat "$root/bot/apt-packages.txt" "$@" | grep -v '^\s*#' | sed 's/\s*#.*//' \
+    | grep -v '^\s*$')
 # Every name an installed package answers to, its own and those it provides (Ubuntu 24.04's
 # libglib2.0-0t64 provides libglib2.0-0).
 have="$(dpkg-query -W -f='${Status}|${Package}, ${Provides}\n' 2>/dev/null \

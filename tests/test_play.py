@@ -20,7 +20,7 @@ from bot.errors import MouseError, PlayError, WindowError
 from bot.live.capture import Frame, Region
 from bot.live.looking import Reader, Timing
 from bot.live.mouse import Mouse, MouseMapping
-from bot.live.planning import ClickLedger, inconsistent_cells, plan_clicks
+from bot.live.planning import ClickLedger, inconsistent_cells, plan_clicks, zeros_beside_covered
 from bot.live.play import Player
 from bot.reading.grid import Grid
 from solver.board import Board
@@ -83,9 +83,12 @@ class World:
         self.ignore_clicks = False
         self.restarts = 0
         self.pressed_frames = 0  # grabs that still show the clicked cell "pressed", not opened
+        self.pressed_char = "?"  # how a pressed cell looks ("0": like an opened empty cell)
         self.unknown_class = ""  # board characters drawn in a way the reader does not know
         self.cover: tuple[int, int, int, int] | None = None  # x, y, w, h of cells covered
         self.cover_grabs = 0  # grabs the cover stays after the game ends
+        self.cover_stuck = False  # the cover stays until the pointer passes over it and away
+        self.over_cover = False
         self.outcomes: list[str] = []  # each game's true outcome, at its restart
         self.clicked_open: list[tuple[int, int]] = []  # clicks on opened cells it cannot read
         self._pressed: list[tuple[Board, tuple[int, int]]] = []
@@ -97,13 +100,17 @@ class World:
         if self._pressed:
             board, (px, py) = self._pressed.pop()
             board = board.copy()
-            board[px, py] = "?"  # drawn differently from covered, but still not opened
+            board[px, py] = self.pressed_char  # not opened yet, drawn unlike a covered cell
         for (x, y), ch in board.items():
             top, left = MARGIN + y * PITCH, MARGIN + x * PITCH
             image[top : top + PITCH, left : left + PITCH] = (
                 UNKNOWN if ch in self.unknown_class else ord(ch)
             )
-        if self.cover is not None and self.game.state != "playing" and self.cover_grabs > 0:
+        if (
+            self.cover is not None
+            and self.game.state != "playing"
+            and (self.cover_grabs > 0 or self.cover_stuck)
+        ):
             self.cover_grabs -= 1  # a message over the board at the game's end, for a while
             cx, cy, cw, ch_ = self.cover
             image[MARGIN + cy * PITCH : MARGIN + (cy + ch_) * PITCH,
@@ -122,6 +129,17 @@ class World:
         self._pressed = []
         self.seed += 1
         self.game = Game(*self.size, rules=self.rules, seed=self.seed)
+
+    def pointer_at(self, mx, my):
+        """KMines' end message: hovered, it stays; left, it goes (if its time is up)."""
+        if self.cover is None or self.game.state == "playing":
+            return  # shown at the game's end only
+        cx, cy, cw, ch = self.cover
+        fx, fy = mx - self.region.left - MARGIN, my - self.region.top - MARGIN
+        inside = cx * PITCH <= fx < (cx + cw) * PITCH and cy * PITCH <= fy < (cy + ch) * PITCH
+        if self.over_cover and not inside:
+            self.cover_stuck = False
+        self.over_cover = inside
 
     def click_at(self, mx, my):
         fx, fy = mx - self.region.left, my - self.region.top
@@ -152,6 +170,7 @@ class Pointer:
 
     def moveTo(self, x, y):  # noqa: N802
         self.pos = (x, y)
+        self.world.pointer_at(x, y)
 
     def mouseDown(self, button="left"):  # noqa: N802
         self.down = True
@@ -337,6 +356,27 @@ def test_cells_drawn_in_steps_are_waited_for():
     summary = player.run(3)
     assert summary.as_dict()["misclicks"] == 0 and summary.as_dict()["misreads"] == 0
     assert len(world.opened) == sum(r.clicks for r in summary.results)
+
+
+def test_a_pressed_cell_that_looks_opened_empty_is_never_planned_on():
+    """KMines draws a cell held down like an opened empty cell: a frame caught between the press
+    and the release (a loaded machine) showed a 0 beside covered cells, and the bot opened its
+    neighbours as proven safe (a mine among them). A 0 beside a covered cell is looked at
+    again."""
+    planned: list[Board] = []
+
+    def plan(board, mines):
+        planned.append(board.copy())
+        return min_risk_plan(board, mines)
+
+    world = World(9, 9, 10, seed=3)
+    world.pressed_frames, world.pressed_char = 2, "0"
+    player, _ = make_player(world)
+    player.plan = plan
+    summary = player.run(3)
+    assert planned and summary.as_dict()["misreads"] == 0
+    assert not any(zeros_beside_covered(board) for board in planned)
+    assert sum(r.rejected_frames for r in summary.results) > 0  # seen, looked at again
 
 
 def test_finished_game_on_screen_is_restarted_first():
@@ -823,6 +863,25 @@ def test_an_unknown_cell_not_surely_opened_abandons_the_game_and_restarts():
     assert world.clicked_open == [] and summary.as_dict()["abandoned"] >= 1
 
 
+def test_a_game_on_screen_that_cannot_go_on_is_restarted_first():
+    """The screen at the start shows a cell of a class the skin lacks, not certainly opened:
+    that game is not played on (nor counted), a new one is started (it was an uncaught
+    GameAbandoned, a traceback)."""
+
+    def corner_number(seed):
+        game = Game(9, 9, 10, rules="unsafe", seed=seed)
+        return not game.is_mine(0, 0) and bool(game.open(0, 0)) and game.board[0, 0] != "0"
+
+    world = World(9, 9, 10, seed=next(s for s in range(200) if corner_number(s)), rules="unsafe")
+    world.game.open(0, 0)
+    world.unknown_class = "12345678"  # no digit reads: the corner's number is no known class
+    lines: list[str] = []
+    player, _ = make_player(world, out=lines.append)
+    summary = player.run(1)
+    assert world.restarts == 1 and summary.restarts == 1 and summary.games == 1
+    assert any("not played on" in line for line in lines)
+
+
 def test_a_message_over_the_board_at_the_end_is_waited_out():
     world = World(9, 9, 20, seed=4)
     world.cover = (1, 2, 7, 3)  # "You have lost." over three rows
@@ -868,6 +927,34 @@ def test_a_message_staying_longer_than_unknown_after_is_still_waited_out():
     assert [r.outcome for r in summary.results] == world.outcomes
     assert summary.abandoned == 0 and summary.as_dict()["unknown_cells"] == 0
     assert all(r.rejected_frames > 0 for r in summary.results)  # each end was covered
+
+
+def test_a_message_that_stays_until_the_pointer_moves_is_hovered_out():
+    """KMines' end message stays while the game takes the pointer to be over it (a hover at the
+    place of the click that ended the game, delivered when its dialog closed, the pointer gone
+    already): the bot passes the pointer over it and off the board, never clicking, and the
+    message goes."""
+    world = World(9, 9, 20, seed=4)
+    world.cover = (1, 2, 7, 3)
+    time = SimulatedClock()
+    timing = Timing(quiet=0.0, change_timeout=0.05, late_change_timeout=0.1, reread_tries=3,
+                    cover_timeout=12.0, unknown_after=4.0, cover_poll=0.1)  # fmt: skip
+
+    def restart(player, frame, reading):
+        world.restart(player, frame, reading)
+        world.cover_grabs, world.cover_stuck = 10, True
+
+    world.cover_grabs, world.cover_stuck = 10, True
+    player, pointer = make_player(
+        world, timing=timing, restart=restart, clock=time.clock, sleep=time.sleep
+    )
+    clicks = len(world.opened)
+    summary = player.run(4)
+    world.outcomes.append(world.game.state)
+    assert [r.outcome for r in summary.results] == world.outcomes
+    assert summary.abandoned == 0 and summary.stopped_because == "done"
+    assert len(world.opened) - clicks == sum(r.clicks for r in summary.results)
+    assert pointer.pos == player.park  # parked again after each pass over the message
 
 
 def test_a_restart_turned_down_is_a_clear_error_not_an_abandoned_game():

@@ -46,6 +46,10 @@ class Timing:
     unknown_after: float = 4.0
     #: Pause between looks while waiting something out.
     cover_poll: float = 0.1
+    #: Seconds something over the board may stay before the pointer passes over it and off the
+    #: board again (and every as many seconds after): KMines keeps its end message for as long
+    #: as it takes the pointer to be over it, which it can do with the pointer long gone.
+    hover_after: float = 3.0
 
 
 def grids_differ(a: Any, b: Any) -> bool:

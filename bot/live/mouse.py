@@ -353,6 +353,22 @@ class BoardMouse:
             raise MouseError(f"({fx}, {fy}) is outside the captured window: nothing clicked")
         self.mouse.click(*frame_to_mouse(self.frame, self.mapping, fx, fy), button=button)
 
+    def hover_cell(self, x: int, y: int) -> None:
+        """Move the pointer (no click) over cell ``(x, y)``."""
+        self.mouse.move(*self.cell_point(x, y))
+
+    def off_board(self) -> tuple[float, float] | None:
+        """A frame point half a cell off the board (above, below, left or right of its middle,
+        the first inside the frame), None when the board fills the frame."""
+        left, top, right, bottom = self.grid.bounds
+        h, w = self.frame.image.shape[:2]
+        dx, dy = (right - left) / self.grid.cols / 2, (bottom - top) / self.grid.rows / 2
+        cx, cy = (left + right) / 2, (top + bottom) / 2
+        for fx, fy in ((cx, top - dy), (cx, bottom + dy), (left - dx, cy), (right + dx, cy)):
+            if 0 <= fx < w and 0 <= fy < h:
+                return fx, fy
+        return None
+
     def park(self, fx: float, fy: float) -> None:
         """Move the pointer (no click) to a frame point, e.g. off the board."""
         self.mouse.move(*frame_to_mouse(self.frame, self.mapping, fx, fy))

@@ -134,6 +134,49 @@ def inconsistent_cells(before: Board, after: Board) -> list[Position]:
     ]
 
 
+def zeros_beside_covered(board: Board, before: Board | None = None) -> list[Position]:
+    """Cells showing 0 with a covered neighbour (only those covered on ``before``, when given):
+    a game opens every cell around a 0 at once, so a cell caught still held down (most games
+    draw it like an opened empty cell: KMines, under load, showed one before it took the
+    button's release), or a misread. Planning on it would take the cells around it for safe.
+
+    >>> zeros_beside_covered(Board("01.\\n01.")), zeros_beside_covered(Board("0..\\n1.."))
+    ([], [(0, 0)])
+    >>> zeros_beside_covered(Board("0..\\n1.."), before=Board("0..\\n..."))
+    []
+    """
+    return [
+        (x, y)
+        for (x, y), ch in board.items()
+        if ch == "0"
+        and (before is None or before[x, y] == COVERED)
+        and any(board[n] == COVERED for n in board.neighbours(x, y))
+    ]
+
+
+def reading_doubt(previous: Board | None, board: Board) -> str:
+    """Why ``board``, read while a game runs after ``previous`` (the board last acted on),
+    cannot be what the game shows ("" when nothing says so): a revealed cell that changed, or
+    a cell opened since as a 0 beside a covered cell.
+
+    >>> reading_doubt(Board("1.\\n.."), Board("2.\\n.."))
+    'revealed cells changed between two readings (a misread): (0, 0)'
+    >>> reading_doubt(Board("1.\\n.."), Board("10\\n..")), reading_doubt(None, Board("0.\\n.."))
+    ('a 0 beside covered cells (a cell still pressed, or a misread): (1, 0)', '')
+    """
+    if previous is None:
+        return ""
+    changed = inconsistent_cells(previous, board)
+    if changed:
+        cells = ", ".join(f"({x}, {y})" for x, y in changed[:8])
+        return f"revealed cells changed between two readings (a misread): {cells}"
+    zeros = zeros_beside_covered(board, previous)
+    if zeros:
+        cells = ", ".join(f"({x}, {y})" for x, y in zeros[:8])
+        return f"a 0 beside covered cells (a cell still pressed, or a misread): {cells}"
+    return ""
+
+
 def unopened(board: Board, batch: Sequence[PlannedClick]) -> bool:
     """True when a cell of ``batch`` still shows covered (or question-marked) on ``board``.
 

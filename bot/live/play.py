@@ -45,18 +45,19 @@ from bot.live.planning import (
     ClickLedger,
     PlannedClick,
     first_click,
-    inconsistent_cells,
     is_blank,
     known_mines,
     least_risky_elsewhere,
     plan_clicks,
     plan_despite_flags,
+    reading_doubt,
     unopened,
 )
 from bot.live.program_schema import FIRST_CLICK_RULES
 from bot.live.record import GameRecord, audit_loss, game_result
 from bot.live.restart import restart_from_skin
-from bot.live.summary import DONE, GameResult, Summary
+from bot.live.session import play_games
+from bot.live.summary import GameResult, Summary
 from bot.live.unclear import (
     CellView,
     GameAbandoned,
@@ -246,11 +247,14 @@ class Player:
         on the cells that read), or cells of a class the skin lacks (the same cells doubtful
         for ``unknown_after`` s: see :mod:`bot.live.unclear`). Never a click on a guess."""
         t = self.timing
-        start = self.clock()
+        start = hovered = self.clock()
         doubt: tuple[Position, ...] = ()
         doubt_since = start
         while True:
             view = self._view(frame)
+            if view is not None and view.doubtful_cells and self.clock() - hovered > t.hover_after:
+                self.hover_out(frame, view.doubtful_cells)
+                hovered = self.clock()
             if view is not None:
                 lost_chars = str(getattr(self.located.skin, "lost_chars", "X"))
                 if end_shown(view, lost_chars):
@@ -315,13 +319,9 @@ class Player:
                 )
             self.located = relocated
         reading = self.reader.read(frame.image, self.located)
-        if previous is not None and reading.state == "playing":
-            changed = inconsistent_cells(previous, reading.board)
-            if changed:
-                raise Unclear(
-                    "revealed cells changed between two readings (a misread): "
-                    + ", ".join(f"({x}, {y})" for x, y in changed[:8])
-                )
+        doubt = reading_doubt(previous, reading.board) if reading.state == "playing" else ""
+        if doubt:
+            raise Unclear(doubt)
         return reading
 
     def plan_for(self, board: Board, mines: int) -> list[PlannedClick]:
@@ -346,6 +346,26 @@ class Player:
         """Stop if the window closed, moved, changed size or got covered; a window the game
         opens by itself is dismissed instead (:class:`bot.live.dialogs.DialogKeeper`)."""
         self.dialog_keeper.check()
+
+    def hover_out(self, frame: Frame, cells: Sequence[Position]) -> None:
+        """Move the pointer over ``cells`` (what covers the board) and off the board again, no
+        click. KMines keeps its end message while it takes the pointer to be over it: the game
+        opens its dialog inside the handler of the click that ended the game, and once the
+        dialog closes Qt hovers the board at that click's place; the pointer, gone already
+        (parked after the dialog's key), sends no leave, and the message stays for good."""
+        if self.mouse is None:
+            return
+        bm = self.board_mouse(frame)
+        rest = None if self.park is not None else bm.off_board()
+        if self.park is None and rest is None:
+            return  # nowhere off the board to move to
+        mx, my = sum(x for x, _ in cells) / len(cells), sum(y for _, y in cells) / len(cells)
+        bm.hover_cell(*min(cells, key=lambda c: (c[0] - mx) ** 2 + (c[1] - my) ** 2))
+        self.sleep(self.timing.cover_poll)  # seen as a move of its own
+        if rest is not None:
+            bm.park(*rest)
+        else:
+            self.park_pointer()
 
     def _press_over(self, key: str, window: Any) -> None:
         """Press ``key`` with the pointer over ``window`` (the focus follows the pointer on a
@@ -393,7 +413,7 @@ class Player:
         if log:
             board = reading.board if reading is not None else None
             log.finish(frame, board, asdict(result))
-        self._last = (frame, reading)
+        self.last = (frame, reading)
         return result
 
     def _read_when_opened(
@@ -468,32 +488,6 @@ class Player:
             number, record, reading, outcome, seconds, audit, self.rejected, self.rejections
         )
 
-    def start_fresh(self, summary: Summary) -> None:
-        """If the screen shows a finished game, start a new one first."""
-        frame, _ = self.settle()
-        frame, reading, plan = self.read(frame)
-        if plan is None:
-            self.restart(self, frame, reading)
-            summary.restarts += 1
-
     def run(self, games: int, summary: Summary | None = None) -> Summary:
-        """Play ``games`` games, restarting between them; a line per game.
-
-        Each game is added to ``summary`` (the caller's, so that it holds every game played
-        however the run ends: an error, Ctrl-C), whose ``stopped_because`` says :data:`DONE`
-        when every game was played."""
-        if summary is None:
-            summary = Summary()
-        summary.games_wanted = games
-        self.start_fresh(summary)
-        for number in range(1, games + 1):
-            result = self.play_game(number)
-            summary.results.append(result)
-            self.out(result.line(games))
-            if number < games:
-                frame, reading = self._last
-                self.restart(self, frame, reading)
-                summary.restarts += 1
-            summary.dialogs[:] = self.dialog_keeper.worked
-        summary.stopped_because = DONE
-        return summary
+        """Play ``games`` games, restarting between them (:func:`bot.live.session.play_games`)."""
+        return play_games(self, games, summary)
