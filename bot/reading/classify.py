@@ -118,7 +118,10 @@ def classify_cells(
     learnt = state.tones.get(skin.name) if adapt_tone else None
     results = read(learnt)
     if lossy and unclear(results):
-        win, conf, margin, distance = score_cells(samples, _edge_bank(bank), state)
+        # Smooth stretches only: a pixel-repeated one with its edges widened also passes for
+        # a block of smaller cells (lines a pixel thin inside it).
+        smooth = template_bank(skin, sx, sy, step, repeated=False)  # the same classes
+        win, conf, margin, distance = score_cells(samples, _edge_bank(smooth), state)
         doubtful = (results[1] < skin.min_confidence) | (results[2] < skin.min_margin)
         widened = (win, conf, margin - NOISY_MARGIN, distance)
         results = tuple(np.where(doubtful, w, r) for w, r in zip(widened, results, strict=True))

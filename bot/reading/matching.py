@@ -56,17 +56,22 @@ class TemplateBank:
 
 
 def template_bank(
-    skin: Skin, sx: float = 1.0, sy: float = 1.0, step: int | None = None
+    skin: Skin,
+    sx: float = 1.0,
+    sy: float = 1.0,
+    step: int | None = None,
+    repeated: bool = True,
 ) -> TemplateBank:
     """The skin's templates as a :class:`TemplateBank`, as they look at scale ``(sx, sy)``.
 
     At scale 1 the templates are used as they are. At other scales each template is stretched
     the way a desktop scaler or a game drawing bigger cells would (smoothly) and then sampled at
-    the same points as the cells, so the blur of the edges is in the templates too. Built once
-    per skin and scale (memoised: the same skin value, scale and step give the same bank).
+    the same points as the cells, so the blur of the edges is in the templates too; with
+    ``repeated`` also as a pixel-repeating scaler draws them (see :func:`nearest_phases`). Built
+    once per skin and scale (memoised: the same skin value, scale and step give the same bank).
     """
     step = sample_step(skin) if step is None else step
-    return _template_bank(skin, round(sx, 3), round(sy, 3), step)
+    return _template_bank(skin, round(sx, 3), round(sy, 3), step, repeated)
 
 
 #: How many (skin, scale, step) template banks are memoised (the locator tries a few scales of
@@ -75,7 +80,9 @@ KEPT_BANKS = 64
 
 
 @lru_cache(maxsize=KEPT_BANKS)
-def _template_bank(skin: Skin, sx: float, sy: float, step: int) -> TemplateBank:
+def _template_bank(
+    skin: Skin, sx: float, sy: float, step: int, repeated: bool = True
+) -> TemplateBank:
     import cv2
 
     i = skin.inset
@@ -90,7 +97,7 @@ def _template_bank(skin: Skin, sx: float, sy: float, step: int) -> TemplateBank:
         images += skin.drawn_variants(sx * skin.pitch_x, sy * skin.pitch_y)
     # A desktop scaler may repeat pixels instead of smoothing (edges kept sharp): the skin's
     # own images so stretched, at each phase a cell can have, are variants too.
-    phases = [] if exact else nearest_phases(sx, sy)
+    phases = nearest_phases(sx, sy) if repeated and not exact else []
     own = len(skin.variants)
     for k, (cls, image) in enumerate(images):
         if exact:
