@@ -39,17 +39,14 @@ from bot.reading.tone import STARTS, fit_tone, shifted
 if TYPE_CHECKING:
     from bot.reading.grid import Grid
 
+from bot.reading.banks import RANK_STEP, TemplateBank, sample_step, template_bank
 from bot.reading.matching import (
-    RANK_STEP,
-    TemplateBank,
     cell_scale,
     classify_changed_cells,
     classify_samples,
     cross_products,
     sample_cells,
-    sample_step,
     score_cells,
-    template_bank,
 )
 
 

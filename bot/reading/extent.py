@@ -17,9 +17,10 @@ from typing import Any
 import numpy as np
 
 from bot.reading.anchors import line_offsets
+from bot.reading.banks import sample_step
 from bot.reading.classify import CellScores, classify_cells
 from bot.reading.grid import Grid
-from bot.reading.matching import cell_scale, sample_step
+from bot.reading.matching import cell_scale
 from bot.reading.skins import Skin
 from bot.reading.whole import side_problem
 

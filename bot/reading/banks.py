@@ -1,0 +1,214 @@
+"""Template banks: a skin's templates as the cells of a grid are sampled, stretched to the
+grid's scale the way a desktop scaler or a game drawing bigger cells would (smoothly, or with
+pixels repeated), ready to compare (see :mod:`bot.reading.matching`).
+
+Banks are a pure function of the skin, scale and sampling step: they are memoised per skin value.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import lru_cache
+
+import numpy as np
+
+from bot.reading.skins import CLASS_CHARS, Skin
+
+#: Every how many sampled values the SSD ranking looks at. 1 (all): a sparser ranking is faster
+#: but can miss classes that differ only in a thin line, and the ranking must never drop the
+#: right class from the two the robust score decides between.
+RANK_STEP = 1
+
+
+@dataclass(frozen=True)
+class TemplateBank:
+    """A skin's templates cut to the sampled part of a cell and flattened, ready to compare.
+
+    Templates are grouped by class (``starts[g]:starts[g+1]`` are the variants of
+    ``classes[g]``)."""
+
+    classes: tuple[str, ...]
+    chars: np.ndarray  # [G] board character of each class
+    starts: np.ndarray  # [G + 1] first template row of each class
+    u8: np.ndarray  # [K, D] uint8, D = h * w * 3
+    f32: np.ndarray  # [D / RANK_STEP, K] float32 (templates as columns), for the ranking
+    sq: np.ndarray  # [K] squared norms
+    tol: np.ndarray  # [K, D] uint8: largest difference that still counts as the same pixel
+    #: (255 outside ``mask``)
+    mask: np.ndarray  # [D] bool: the samples the robust score counts
+    tol_all: int | None  # the tolerance of every sample of every template, if they are all one
+    h: int
+    w: int
+
+
+def template_bank(
+    skin: Skin,
+    sx: float = 1.0,
+    sy: float = 1.0,
+    step: int | None = None,
+    repeated: bool = True,
+) -> TemplateBank:
+    """The skin's templates as a :class:`TemplateBank`, as they look at scale ``(sx, sy)``.
+
+    At scale 1 the templates are used as they are. At other scales each template is stretched
+    the way a desktop scaler or a game drawing bigger cells would (smoothly) and then sampled at
+    the same points as the cells, so the blur of the edges is in the templates too; with
+    ``repeated`` also as a pixel-repeating scaler draws them (see :func:`nearest_phases`). Built
+    once per skin and scale (memoised: the same skin value, scale and step give the same bank).
+    """
+    step = sample_step(skin) if step is None else step
+    return _template_bank(skin, round(sx, 3), round(sy, 3), step, repeated)
+
+
+#: How many (skin, scale, step) template banks are memoised (the locator tries a few scales of
+#: each skin; the reader then uses one).
+KEPT_BANKS = 64
+
+
+@lru_cache(maxsize=KEPT_BANKS)
+def _template_bank(
+    skin: Skin, sx: float, sy: float, step: int, repeated: bool = True
+) -> TemplateBank:
+    import cv2
+
+    i = skin.inset
+    h, w = len(range(0, skin.pitch_y - 2 * i, step)), len(range(0, skin.pitch_x - 2 * i, step))
+    exact = abs(sx - 1) < 1e-3 and abs(sy - 1) < 1e-3
+    by_class: dict[str, list[tuple[np.ndarray, np.ndarray]]] = {}
+    images = list(skin.variants)
+    if not exact:
+        # A game that draws each cell size itself (skin.json ``drawn_sizes``): the cells drawn
+        # at the size nearest this one, stretched the rest of the way, are variants too (the
+        # skin's own images stretched stay: a desktop scaler stretches them so).
+        images += skin.drawn_variants(sx * skin.pitch_x, sy * skin.pitch_y)
+    # A desktop scaler may repeat pixels instead of smoothing (edges kept sharp): the skin's
+    # own images so stretched, at each phase a cell can have, are variants too.
+    phases = nearest_phases(sx, sy) if repeated and not exact else []
+    own = len(skin.variants)
+    for k, (cls, image) in enumerate(images):
+        if exact:
+            inner = image[i : skin.pitch_y - i : step, i : skin.pitch_x - i : step]
+            tol = np.full(inner.shape, skin.tolerance, np.uint8)
+            by_class.setdefault(cls, []).append((inner.reshape(-1), tol.reshape(-1)))
+            continue
+        for phase in [None, *phases] if k < own else [None]:
+            # Smoothing moves edge pixels by up to the local contrast: tolerate that much
+            # more there, and stay strict on flat areas (which keep their exact colour).
+            inner = _stretched_sample(image, skin, sx, sy, step, phase)
+            kernel = np.ones((3, 3), np.uint8)
+            grad = cv2.morphologyEx(inner, cv2.MORPH_GRADIENT, kernel)
+            tol = np.clip(grad.astype(np.int16) // 4 + skin.tolerance, 0, 255).astype(np.uint8)
+            by_class.setdefault(cls, []).append((inner.reshape(-1), tol.reshape(-1)))
+    classes = tuple(by_class)
+    rows = [t for cls in classes for t in by_class[cls]]
+    starts = np.cumsum([0] + [len(by_class[c]) for c in classes])
+    u8 = np.stack([t for t, _ in rows]).astype(np.uint8)
+    f32 = np.ascontiguousarray(u8[:, ::RANK_STEP], dtype=np.float32)
+    mask = np.ones((h, w, 3), bool)
+    if not exact and _ignores_ring(skin):
+        # Cells whose edges depend on their neighbours: the blended outer ring is not counted.
+        mask[0], mask[-1], mask[:, 0], mask[:, -1] = False, False, False, False
+    # Samples outside the mask may differ by anything: a tolerance of 255.
+    tol = np.stack([t for _, t in rows])
+    tol[:, ~mask.reshape(-1)] = 255
+    bank = TemplateBank(
+        classes=classes,
+        chars=np.array([CLASS_CHARS[c] for c in classes]),
+        starts=starts,
+        u8=u8,
+        f32=np.ascontiguousarray(f32.T),
+        sq=(f32 * f32).sum(axis=1),
+        tol=tol,
+        tol_all=int(tol.flat[0]) if (tol == tol.flat[0]).all() else None,
+        mask=mask.reshape(-1),
+        h=h,
+        w=w,
+    )
+    return bank
+
+
+def sample_step(skin: Skin) -> int:
+    """skin.json ``match.sample_step``: compare every n-th pixel of a cell each way (big cells
+    need not be compared pixel by pixel; default 1)."""
+    return max(1, int(skin.meta.get("match", {}).get("sample_step", 1)))
+
+
+def _ignores_ring(skin: Skin) -> bool:
+    """skin.json ``match.scaled_edges``: ``"neighbour"`` when a cell's outer pixels depend on
+    its neighbours (not counted once stretched), else ``"tiled"`` (default)."""
+    return skin.meta.get("match", {}).get("scaled_edges", "tiled") == "neighbour"
+
+
+#: Scalings whose pixel-repeating pattern a template is stretched at every phase of: those of
+#: a whole number of quarters (125 %, 150 %, 175 %, 200 %, 250 %...), at most this many
+#: phases each way (the pattern of a scaling p / q repeats every q source pixels).
+MOST_PHASES = 4
+
+
+def nearest_phases(sx: float, sy: float) -> list[tuple[int, int]]:
+    """The phases ``(a, b)`` (source pixels before a cell, modulo the scaling's period each
+    way) at which a pixel-repeating scaler can draw a cell at scale ``(sx, sy)``; none when a
+    scale is under 1.2 or not a whole number of quarters.
+
+    >>> nearest_phases(2.0, 2.0), len(nearest_phases(1.25, 1.25)), nearest_phases(1.1, 1.1)
+    ([(0, 0)], 16, [])
+    """
+    periods = []
+    for scale in (sx, sy):
+        quarters = scale * MOST_PHASES
+        if scale < 1.2 or abs(quarters - round(quarters)) > 4e-3:
+            return []
+        periods.append(MOST_PHASES // int(np.gcd(round(quarters), MOST_PHASES)))
+    return [(a, b) for b in range(periods[1]) for a in range(periods[0])]
+
+
+def _stretched_sample(
+    image: np.ndarray,
+    skin: Skin,
+    sx: float,
+    sy: float,
+    step: int,
+    phase: tuple[int, int] | None = None,
+) -> np.ndarray:
+    """``image`` (one cell at the skin's pitch, or at a drawn size) stretched to the skin's pitch
+    times ``(sx, sy)`` and sampled where :func:`~bot.reading.matching.sample_cells` samples:
+    smoothly, or with a ``phase`` (see :func:`nearest_phases`) each pixel repeated, as a scaler
+    that started ``phase`` source pixels before the cell's column and row draws it."""
+    import cv2
+
+    h0, w0 = image.shape[:2]
+    if phase is not None:
+        # Each pixel of a 3x3 tiling's stretch shows the source pixel it falls in.
+        a, b = phase
+        size = (int(np.ceil((3 * w0 + a) * sx)), int(np.ceil((3 * h0 + b) * sy)))
+        src_x = np.clip(np.floor(np.arange(size[0]) / sx) - a, 0, 3 * w0 - 1)
+        src_y = np.clip(np.floor(np.arange(size[1]) / sy) - b, 0, 3 * h0 - 1)
+        big = np.tile(image, (3, 3, 1))[src_y.astype(np.intp)[:, None], src_x.astype(np.intp)]
+        return _sampled(big, skin, sx, sy, step, ((w0 + a) * sx, (h0 + b) * sy))
+    shrink = min(skin.pitch_x * sx / w0, skin.pitch_y * sy / h0) < 1
+    interp = cv2.INTER_AREA if shrink else cv2.INTER_LINEAR
+    if _ignores_ring(skin):
+        size = (max(2, round(skin.pitch_x * sx)), max(2, round(skin.pitch_y * sy)))
+        return _sampled(cv2.resize(image, size, interpolation=interp), skin, sx, sy, step, (0, 0))
+    # Stretch a 3x3 tiling, so the cell's edges blend with a neighbour as on the screen.
+    size = (max(6, round(3 * skin.pitch_x * sx)), max(6, round(3 * skin.pitch_y * sy)))
+    big = cv2.resize(np.tile(image, (3, 3, 1)), size, interpolation=interp)
+    # Sampled from where the middle copy starts.
+    return _sampled(big, skin, sx, sy, step, (skin.pitch_x * sx, skin.pitch_y * sy))
+
+
+def _sampled(
+    big: np.ndarray, skin: Skin, sx: float, sy: float, step: int, origin: tuple[float, float]
+) -> np.ndarray:
+    """The cell of a stretched picture ``big`` whose top-left corner is at ``origin``, sampled
+    where :func:`~bot.reading.matching.sample_cells` samples a cell at scale ``(sx, sy)``."""
+    import cv2
+
+    cols = np.arange(0, skin.pitch_x - 2 * skin.inset, step)
+    rows = np.arange(0, skin.pitch_y - 2 * skin.inset, step)
+    w, h = cols.size, rows.size
+    jx = origin[0] + (skin.inset + cols + 0.5) * sx - 0.5
+    jy = origin[1] + (skin.inset + rows + 0.5) * sy - 0.5
+    map_x = np.broadcast_to(jx[None, :], (h, w)).astype(np.float32)
+    map_y = np.broadcast_to(jy[:, None], (h, w)).astype(np.float32)
+    return cv2.remap(big, map_x, map_y, cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
