@@ -64,21 +64,18 @@ def _nearest_anchor_images(skin: Skin, anchor: str, px: float, py: float) -> tup
     scaling of no such phases (memoised per skin value and pitch)."""
     import cv2
 
-    from bot.reading.banks import nearest_phases
+    from bot.reading.banks import nearest_phases, repeated_tiling
 
     gray = cv2.cvtColor(skin.templates[anchor], cv2.COLOR_BGR2GRAY)
     h, w = gray.shape
     sx, sy = px / w, py / h
-    tiled = np.tile(gray, (3, 3))
     images = []
     for a, b in nearest_phases(sx, sy):
-        # Output pixel i shows source pixel floor(i / scale) - phase; the middle copy's first
-        # pixel is the first to show source pixel w (h).
+        # The middle copy: its first pixel is the first to show source pixel w (h).
         x0, x1 = (int(np.ceil((k * w + a) * sx - 1e-9)) for k in (1, 2))
         y0, y1 = (int(np.ceil((k * h + b) * sy - 1e-9)) for k in (1, 2))
-        cols = np.clip(np.floor(np.arange(x0, x1) / sx) - a, 0, 3 * w - 1).astype(np.intp)
-        rows = np.clip(np.floor(np.arange(y0, y1) / sy) - b, 0, 3 * h - 1).astype(np.intp)
-        images.append(np.ascontiguousarray(tiled[rows[:, None], cols]))
+        big = repeated_tiling(gray, sx, sy, (a, b))
+        images.append(np.ascontiguousarray(big[y0:y1, x0:x1]))
     return tuple(images)
 
 

@@ -57,7 +57,9 @@ def template_bank(
     once per skin and scale (memoised: the same skin value, scale and step give the same bank).
     """
     step = sample_step(skin) if step is None else step
-    return _template_bank(skin, round(sx, 3), round(sy, 3), step, repeated)
+    sx, sy = round(sx, 3), round(sy, 3)
+    # Where a scaler repeating pixels draws nothing else, both banks are one (memoised once).
+    return _template_bank(skin, sx, sy, step, repeated and bool(nearest_phases(sx, sy)))
 
 
 #: How many (skin, scale, step) template banks are memoised (the locator tries a few scales of
@@ -162,6 +164,27 @@ def nearest_phases(sx: float, sy: float) -> list[tuple[int, int]]:
     return [(a, b) for b in range(periods[1]) for a in range(periods[0])]
 
 
+def repeated_tiling(image: np.ndarray, sx: float, sy: float, phase: tuple[int, int]) -> np.ndarray:
+    """A 3x3 tiling of ``image`` (grey or colour) stretched by ``(sx, sy)`` as a pixel-repeating
+    scaler that started ``phase`` source pixels before it draws it: output pixel ``(x, y)``
+    shows source pixel ``(floor(x / sx) - a, floor(y / sy) - b)``. The middle copy starts at
+    ``((w + a) * sx, (h + b) * sy)``.
+
+    >>> cell = np.array([[5, 9]], np.uint8)
+    >>> repeated_tiling(cell, 2.0, 1.0, (0, 0))[0].tolist()
+    [5, 5, 9, 9, 5, 5, 9, 9, 5, 5, 9, 9]
+    >>> repeated_tiling(cell, 1.5, 1.0, (1, 0))[0].tolist()  # before the tiling: its first pixel
+    [5, 5, 5, 9, 9, 5, 9, 9, 5, 9, 9]
+    """
+    h, w = image.shape[:2]
+    a, b = phase
+    size = (int(np.ceil((3 * w + a) * sx)), int(np.ceil((3 * h + b) * sy)))
+    cols = np.clip(np.floor(np.arange(size[0]) / sx) - a, 0, 3 * w - 1).astype(np.intp)
+    rows = np.clip(np.floor(np.arange(size[1]) / sy) - b, 0, 3 * h - 1).astype(np.intp)
+    reps = (3, 3, 1) if image.ndim == 3 else (3, 3)
+    return np.tile(image, reps)[rows[:, None], cols]
+
+
 def _stretched_sample(
     image: np.ndarray,
     skin: Skin,
@@ -178,12 +201,8 @@ def _stretched_sample(
 
     h0, w0 = image.shape[:2]
     if phase is not None:
-        # Each pixel of a 3x3 tiling's stretch shows the source pixel it falls in.
         a, b = phase
-        size = (int(np.ceil((3 * w0 + a) * sx)), int(np.ceil((3 * h0 + b) * sy)))
-        src_x = np.clip(np.floor(np.arange(size[0]) / sx) - a, 0, 3 * w0 - 1)
-        src_y = np.clip(np.floor(np.arange(size[1]) / sy) - b, 0, 3 * h0 - 1)
-        big = np.tile(image, (3, 3, 1))[src_y.astype(np.intp)[:, None], src_x.astype(np.intp)]
+        big = repeated_tiling(image, sx, sy, phase)
         return _sampled(big, skin, sx, sy, step, ((w0 + a) * sx, (h0 + b) * sy))
     shrink = min(skin.pitch_x * sx / w0, skin.pitch_y * sy / h0) < 1
     interp = cv2.INTER_AREA if shrink else cv2.INTER_LINEAR

@@ -392,7 +392,7 @@ def _search_area(
                 tried.add(bigger)
                 queue.insert(0, bigger)
         area = (x0, y0, x1, y1)
-        boards = _fitted_boards(frame, roi, skin, (xs, ys), (px, py), area, None, noisy)
+        boards = _fitted_boards(frame, roi, skin, (xs, ys), (px, py), area, skin.uneven_px, noisy)
         wider = skin.uneven_at(px, py)
         if boards and boards[0].cut and wider > skin.uneven_px:
             # Stretched by a desktop scaler, the game's uneven lines lie further off an even
@@ -417,7 +417,7 @@ def _fitted_boards(
     matches: tuple[np.ndarray, np.ndarray],
     pitch: tuple[float, float],
     area: tuple[int, int, int, int],
-    reach: float | None,
+    reach: float,
     noisy: bool = False,
 ) -> list[Candidate]:
     """:func:`_boards_on` the anchor ``matches`` once their pitch is fitted (see
@@ -426,7 +426,6 @@ def _fitted_boards(
     if matched is None:
         return []
     xs, ys, px, py = matched
-    reach = skin.uneven_px if reach is None else reach
     return _boards_on(frame, skin, (xs, ys), (px, py), area, reach, noisy)
 
 
