@@ -1143,3 +1143,88 @@ def test_a_restart_the_game_let_pass_is_made_once_more():
         summary = player.run(games)
         assert summary.games == games and summary.restarts == games - 1
         assert len(presses) == games  # one restart needed a second press
+
+
+def test_a_restart_lost_to_a_dialog_opening_after_the_win_is_made_again_at_once():
+    """KMines opens "High Scores" a moment after the winning click; a click on "New" made
+    before it shows is lost to it. The dialog covering the board is closed and the restart made
+    again at once (it cost about 10 s of waiting for a game that was not coming, 4 of 40)."""
+    from bot.live.window import WindowInfo, WindowWatch
+
+    world, player, pointer, time = _restarting_player({"key": "F2"})
+    player.timing = Timing()  # the real waits, on the simulated clock
+    game_window = WindowInfo(1, "KMines", ("kmines",), world.region)
+    scores = WindowInfo(2, "High Scores — KMines", ("kmines",), world.region)
+
+    class Stack:
+        """The game's windows: "High Scores" opens two looks after a key lost to it."""
+
+        def __init__(self):
+            self.looks = -1  # looks since the key was lost (-1: none lost)
+
+        @property
+        def dialog(self):
+            return self.looks >= 2
+
+        def windows(self):
+            return [game_window, scores] if self.dialog else [game_window]
+
+    stack = Stack()
+    render = world.render
+
+    def render_with_dialog():
+        image = render()
+        if stack.looks >= 0:
+            stack.looks += 1
+        if stack.dialog:
+            image[MARGIN:-MARGIN, MARGIN:-MARGIN] = UNKNOWN  # the dialog over the board
+        return image
+
+    world.render = render_with_dialog
+    player.dialog_keeper = type(player.dialog_keeper)(
+        WindowWatch(stack, game_window, world.region), [{"title": "^High", "key": "Escape"}],
+        player._press_over, player.out, time.clock, time.sleep,
+    )  # fmt: skip
+    presses: list[tuple[str, float]] = []
+
+    def press(key):
+        presses.append((key, time.now))
+        if key == "Escape" and stack.dialog:
+            stack.looks = -1
+        elif key == "F2" and len(presses) == 1:
+            stack.looks = 0  # the first restart, made as the game ended: lost to the dialog
+        elif key == "F2":
+            world.restart(None, None, None)
+
+    pointer.press = press
+    summary = player.run(2)
+    assert summary.games == 2 and summary.stopped_because == "done"
+    assert [k for k, _ in presses] == ["F2", "Escape", "F2"]
+    assert presses[2][1] - presses[0][1] < 1.0  # made again at once, not after the waits
+
+
+def test_cells_of_an_unknown_class_met_in_the_game_are_not_looked_at_again_and_again():
+    """Once a cell of an unknown class has been waited on, the moves after it read the board
+    at once, and a cell looking like it is of that class at sight: each move looked 4 times
+    (the last with a fresh locate) and each new 4 was watched for 4 s, and expert Wine
+    Minesweeper games with a few 4s lasted 20-70 s instead of 2."""
+    locates = []
+
+    def counting_locate(image, skins=None):
+        locates.append(1)
+        return fake_locate(image, skins)
+
+    world = World(16, 16, 40, seed=21)
+    world.unknown_class = "3"
+    time = SimulatedClock()
+    player, _ = make_player(
+        world, reader=fake_reader(locate=counting_locate, mines=40), clock=time.clock,
+        sleep=time.sleep, timing=Timing(),
+    )  # fmt: skip
+    summary = player.run(4)
+    d = summary.as_dict()
+    assert d["games"] == 4 and d["unknown_cells"] > 0 and world.clicked_open == []
+    # the board located once (and afresh once after the first unknown cell), and each class
+    # waited on once: before, every such move looked 4 times, and each new 3 was watched 4 s
+    assert len(locates) <= 3, len(locates)
+    assert time.now < 60, time.now  # simulated seconds: 169 before

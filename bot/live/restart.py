@@ -28,6 +28,8 @@ class Player(Protocol):
     located: Any
     mouse: Mouse | None
     fallback_restart: dict[str, Any] | None
+    #: The game's dialogs (:class:`bot.live.dialogs.DialogKeeper`): ``worked`` lists those closed.
+    dialog_keeper: Any
     timing: Timing
     last_restart: float | None
     clock: Callable[[], float]
@@ -120,6 +122,7 @@ def restart_from_skin(player: Player, frame: Frame, reading: Any) -> None:
     player.last_restart = player.clock()
     for attempt in (1, 2):
         player.check_window()
+        closed = len(player.dialog_keeper.worked)
         if "key" in spec:
             player.park_pointer()  # focus follows the pointer on a bare X server: keep it inside
             player.mouse.press(str(spec["key"]))
@@ -133,11 +136,12 @@ def restart_from_skin(player: Player, frame: Frame, reading: Any) -> None:
                 '(skin.json needs a "restart" with a "key", a "click" or a "button")'
             )
         try:
-            wait_for_new_game(player, before)
+            wait_for_new_game(player, before, closed)
             return
         except PlayError:
-            # A click or key the game let pass (KMines closing its "High Scores" dialog, or
-            # a message fading out, took the board's change for a restart): once more.
+            # A click or key the game let pass (KMines opening its "High Scores" dialog just
+            # after the win was read, or a message fading out, took the board's change for a
+            # restart): once more.
             if attempt == 2:
                 raise
             frame, _ = player.settle()
@@ -160,13 +164,26 @@ def restart_click_point(
     return find_button(frame.image, picture)
 
 
-def wait_for_new_game(player: Player, before: np.ndarray) -> None:
+def wait_for_new_game(player: Player, before: np.ndarray, closed: int | None = None) -> None:
     """Wait until the board differs from ``before`` (its picture when the restart was asked
-    for) and reads as a game in play; stop with :class:`PlayError` if it does not."""
+    for) and reads as a game in play; stop with :class:`PlayError` if it does not.
+
+    ``closed``: how many of the game's windows had been closed (``dialog_keeper.worked``) when
+    the restart was asked for. A window the game opened since then took the restart's key or
+    click (KMines opens "High Scores" a moment after the winning click, and a click on "New"
+    made before it shows is lost): it is closed and :class:`PlayError` raised at once, for
+    the caller to restart again, instead of waiting for a game that is not coming."""
     name = player.located.skin.name
     new, changed = player.settle(before)
     if not changed:
         raise PlayError(f"the {name} game did not restart: the board did not change")
+    if closed is not None:
+        player.check_window()
+        opened = player.dialog_keeper.worked[closed:]
+        if opened:
+            raise PlayError(
+                f"the {name} game did not restart: its window {opened[0]!r} took the restart"
+            )
     state = "not a game in play"
     for _ in range(player.timing.reread_tries):
         try:
