@@ -10,7 +10,9 @@ import argparse
 import contextlib
 import json
 import os
+import signal
 import sys
+import threading
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
@@ -110,14 +112,54 @@ def stdout_to_stderr() -> Iterator[None]:
         os.close(saved)
 
 
+class Terminated(KeyboardInterrupt):
+    """SIGTERM or SIGHUP while playing (``kill``, ``timeout``, the terminal closed): the run
+    stops as on Ctrl-C (no mouse button left pressed) and its summary is printed."""
+
+    def __init__(self, signum: int) -> None:
+        super().__init__(signal.Signals(signum).name)
+        self.signum = signum
+
+
+#: The signals that stop a run with its summary (Ctrl-C, SIGINT, is Python's KeyboardInterrupt).
+STOP_SIGNALS = (signal.SIGTERM, signal.SIGHUP)
+
+
+@contextlib.contextmanager
+def stop_on_signals() -> Iterator[None]:
+    """While the block runs, SIGTERM and SIGHUP raise :class:`Terminated` (a signal ignored
+    when minebot started, SIGHUP under ``nohup``, stays ignored). Only in the main thread,
+    where Python runs signal handlers."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+
+    def stop(signum: int, frame: Any) -> None:
+        raise Terminated(signum)
+
+    before = {sig: signal.getsignal(sig) for sig in STOP_SIGNALS}
+    for sig, handler in before.items():
+        if handler is not signal.SIG_IGN:
+            signal.signal(sig, stop)
+    try:
+        yield
+    finally:
+        for sig, handler in before.items():
+            signal.signal(sig, handler)
+
+
 def stop_reason(exc: BaseException) -> str:
     """What the summary says stopped the run early.
 
     >>> stop_reason(KeyboardInterrupt()), stop_reason(ValueError("bad"))
     ('interrupted (Ctrl-C)', 'error: ValueError: bad')
+    >>> stop_reason(Terminated(signal.SIGTERM))
+    'terminated (SIGTERM)'
     """
     from solver.errors import MinebotError
 
+    if isinstance(exc, Terminated):
+        return f"terminated ({exc.args[0]})"
     if isinstance(exc, KeyboardInterrupt):
         return "interrupted (Ctrl-C)"
     if isinstance(exc, MinebotError):
@@ -126,15 +168,21 @@ def stop_reason(exc: BaseException) -> str:
 
 
 def play_and_report(games: int, as_json: bool, play: Callable[[Any], None]) -> int:
-    """Run ``play(summary)`` and print the summary however it ends (done, an error, Ctrl-C):
-    with ``as_json`` stdout holds that one JSON object and nothing else. An error is raised
-    again after the summary (the CLI prints it on stderr and exits 2, or 130 on Ctrl-C)."""
+    """Run ``play(summary)`` and print the summary however it ends (done, an error, Ctrl-C,
+    SIGTERM or SIGHUP): with ``as_json`` stdout holds that one JSON object and nothing else. An
+    error is raised again after the summary (the CLI prints it on stderr and exits 2, or 130 on
+    Ctrl-C); a SIGTERM or SIGHUP returns 128 + its number, as a process it killed would."""
     from bot.live.summary import Summary
 
     summary = Summary(games_wanted=games)
     try:
-        with stdout_to_stderr() if as_json else contextlib.nullcontext():
+        with stop_on_signals(), stdout_to_stderr() if as_json else contextlib.nullcontext():
             play(summary)
+    except Terminated as exc:
+        summary.stopped_because = stop_reason(exc)
+        report(summary, as_json)
+        print(f"minebot: stopped by {exc.args[0]}", file=sys.stderr)
+        return 128 + exc.signum
     except BaseException as exc:
         summary.stopped_because = stop_reason(exc)
         report(summary, as_json)
