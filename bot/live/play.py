@@ -65,6 +65,7 @@ from bot.live.unclear import (
     UnknownCellLog,
     covers_revealed,
     end_shown,
+    hover_out,
     partial_board,
     reading_with_unknown,
 )
@@ -212,6 +213,8 @@ class Player:
                 # The window may have moved or been covered: that says more than a bad read.
                 self.check_window()
                 problem = str(exc)  # a misread cell, a contradiction: look again
+                if self._only_met_unknown(frame, previous):
+                    break  # cells of an unknown class met already: no more looks needed
         self._rejected(problem)
         return self._wait_out(frame, previous, want_plan, problem)
 
@@ -253,7 +256,7 @@ class Player:
         while True:
             view = self._view(frame)
             if view is not None and view.doubtful_cells and self.clock() - hovered > t.hover_after:
-                self.hover_out(frame, view.doubtful_cells)
+                hover_out(self, frame, view.doubtful_cells)
                 hovered = self.clock()
             if view is not None:
                 lost_chars = str(getattr(self.located.skin, "lost_chars", "X"))
@@ -264,7 +267,7 @@ class Player:
                 hidden = covers_revealed(cells, previous)  # a message, not an unknown class
                 if cells != doubt or hidden:
                     doubt, doubt_since = cells, self.clock()
-                met = bool(cells) and not hidden and set(cells) <= self.unknown.seen
+                met = bool(cells) and not hidden and self._met(frame, cells)
                 if cells and (met or self.clock() - doubt_since >= t.unknown_after):
                     reading = self._with_unknown(frame, view, previous)
                     return frame, reading, self._plan_after(reading, want_plan)
@@ -284,6 +287,26 @@ class Player:
             except (MinebotError, Unclear) as exc:
                 problem = str(exc)
                 self._rejected(problem)
+
+    def _met_unknown(self) -> set[Position]:
+        """The cells of an unknown class met in this game (each waited on once already)."""
+        return set(self._game.unknown) if self._game is not None else set()
+
+    def _only_met_unknown(self, frame: Frame, previous: Board | None) -> bool:
+        """True when what does not read is only cells of an unknown class met already (at
+        their places in this game, or looking like one met in the run), not under something
+        over the board: no need to look again and again (expert games with a few 4s took
+        20-70 s instead of 2)."""
+        view = self._view(frame) if self._met_unknown() or self.unknown.looks else None
+        if view is None or not view.doubtful_cells:
+            return False
+        cells = view.doubtful_cells
+        return not covers_revealed(cells, previous) and self._met(frame, cells)
+
+    def _met(self, frame: Frame, cells: tuple[Position, ...]) -> bool:
+        return set(cells) <= self._met_unknown() or self.unknown.looks_met(
+            frame, self.located, cells
+        )
 
     def _view(self, frame: Frame) -> CellView | None:
         """What the classifier makes of each cell (None: no board located, or no view)."""
@@ -346,26 +369,6 @@ class Player:
         """Stop if the window closed, moved, changed size or got covered; a window the game
         opens by itself is dismissed instead (:class:`bot.live.dialogs.DialogKeeper`)."""
         self.dialog_keeper.check()
-
-    def hover_out(self, frame: Frame, cells: Sequence[Position]) -> None:
-        """Move the pointer over ``cells`` (what covers the board) and off the board again, no
-        click. KMines keeps its end message while it takes the pointer to be over it: the game
-        opens its dialog inside the handler of the click that ended the game, and once the
-        dialog closes Qt hovers the board at that click's place; the pointer, gone already
-        (parked after the dialog's key), sends no leave, and the message stays for good."""
-        if self.mouse is None:
-            return
-        bm = self.board_mouse(frame)
-        rest = None if self.park is not None else bm.off_board()
-        if self.park is None and rest is None:
-            return  # nowhere off the board to move to
-        mx, my = sum(x for x, _ in cells) / len(cells), sum(y for _, y in cells) / len(cells)
-        bm.hover_cell(*min(cells, key=lambda c: (c[0] - mx) ** 2 + (c[1] - my) ** 2))
-        self.sleep(self.timing.cover_poll)  # seen as a move of its own
-        if rest is not None:
-            bm.park(*rest)
-        else:
-            self.park_pointer()
 
     def _press_over(self, key: str, window: Any) -> None:
         """Press ``key`` with the pointer over ``window`` (the focus follows the pointer on a

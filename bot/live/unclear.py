@@ -196,6 +196,18 @@ def teach_command(skin: Any, frame_path: Path) -> str:
     return " ".join(parts)
 
 
+#: Pictures of cells of an unknown class kept in a run, and the mean difference in levels
+#: under which another cell looks the same.
+LOOKS_KEPT = 64
+LOOK_LEVELS = 3.0
+
+
+def cell_picture(frame: Any, located: Any, x: int, y: int) -> np.ndarray:
+    """The picture of cell ``(x, y)`` in ``frame`` (int16, to compare)."""
+    left, top, w, h = located.grid.cell_rect(x, y)
+    return frame.image[max(top, 0) : top + h, max(left, 0) : left + w].astype(np.int16)
+
+
 def log_unknown_cells(folder: Path, frame: Any, located: Any, cells: Sequence[Position]) -> Path:
     """Keep a frame with cells of a class the skin lacks: ``unknown-NN.png`` (the frame),
     ``unknown-NN-cell-X-Y.png`` (each cell), ``unknown-NN.json`` (cells, skin, the command that
@@ -229,6 +241,28 @@ def log_unknown_cells(folder: Path, frame: Any, located: Any, cells: Sequence[Po
     return note_path
 
 
+def hover_out(player: Any, frame: Any, cells: Sequence[Position]) -> None:
+    """Move the pointer over ``cells`` (what covers the board) and off the board again, no
+    click (``player``: a :class:`bot.live.play.Player`). KMines keeps its end message while it
+    takes the pointer to be over it: the game opens its dialog inside the handler of the click
+    that ended the game, and once the dialog closes Qt hovers the board at that click's place;
+    the pointer, gone already (parked after the dialog's key), sends no leave, and the message
+    stays for good."""
+    if player.mouse is None:
+        return
+    bm = player.board_mouse(frame)
+    rest = None if player.park is not None else bm.off_board()
+    if player.park is None and rest is None:
+        return  # nowhere off the board to move to
+    mx, my = sum(x for x, _ in cells) / len(cells), sum(y for _, y in cells) / len(cells)
+    bm.hover_cell(*min(cells, key=lambda c: (c[0] - mx) ** 2 + (c[1] - my) ** 2))
+    player.sleep(player.timing.cover_poll)  # seen as a move of its own
+    if rest is not None:
+        bm.park(*rest)
+    else:
+        player.park_pointer()
+
+
 class UnknownCellLog:
     """The cells of an unknown class met in a run (:attr:`seen`), each logged once (in
     ``folder``, else a temporary folder made on the first one) and said through ``out``."""
@@ -237,10 +271,40 @@ class UnknownCellLog:
         self.folder = folder
         self.out = out
         self.seen: set[Position] = set()
+        #: How the cells met look (their pictures, up to :data:`LOOKS_KEPT`).
+        self.looks: list[np.ndarray] = []
+
+    def looks_met(self, frame: Any, located: Any, cells: Sequence[Position]) -> bool:
+        """True when each of ``cells`` looks the same as a cell of an unknown class met in
+        the run (pixel for pixel, within :data:`LOOK_LEVELS`): the same class, whose cells need
+        not be watched for ``unknown_after`` s again (a 4 met once is known at sight).
+
+        >>> from types import SimpleNamespace as S
+        >>> log, image = UnknownCellLog(None, print), np.zeros((20, 20, 3), np.uint8)
+        >>> image[0:10, 10:20] = 200
+        >>> grid = S(cell_rect=lambda x, y: (10 * x, 10 * y, 10, 10))
+        >>> log.looks.append(image[0:10, 10:20].astype(np.int16))
+        >>> frame, located = S(image=image), S(grid=grid)
+        >>> log.looks_met(frame, located, [(1, 0)]), log.looks_met(frame, located, [(0, 0)])
+        (True, False)
+        """
+        if not self.looks or not cells:
+            return False
+        for x, y in cells:
+            crop = cell_picture(frame, located, x, y)
+            if not any(
+                look.shape == crop.shape and float(np.abs(look - crop).mean()) <= LOOK_LEVELS
+                for look in self.looks
+            ):
+                return False
+        return True
 
     def note(self, frame: Any, located: Any, cells: Sequence[Position]) -> None:
         new = [c for c in cells if c not in self.seen]
         self.seen.update(cells)
+        for x, y in cells:
+            if len(self.looks) < LOOKS_KEPT and not self.looks_met(frame, located, [(x, y)]):
+                self.looks.append(cell_picture(frame, located, x, y))
         if not new:
             return
         if self.folder is None:
