@@ -35,6 +35,7 @@ def test_tune_writes_the_program_json_play_needs(tmp_path, monkeypatch, capsys):
         tmp_path,
         "--program", str(XBOMB / "program.json"),
         "--restart-key", "s",
+        "--restart-interval", "1.5",
         "--first-click", "unsafe",
         "--dialog", "High Scores=Return",
         "--dialog", "XBomb Scores=Escape",
@@ -43,7 +44,8 @@ def test_tune_writes_the_program_json_play_needs(tmp_path, monkeypatch, capsys):
     assert code == 0, capsys.readouterr().err
     data = json.loads((folder / "program.json").read_text())
     assert data["command"] == ["xbomb", "-square", "{preset}"]  # kept from --program
-    assert data["restart"] == {"key": "s"} and data["first_click"] == "unsafe"
+    assert data["restart"] == {"key": "s", "min_interval": 1.5}
+    assert data["first_click"] == "unsafe"
     assert data["dialogs"] == [
         {"title": "^High\\ Scores", "key": "Return"},
         {"title": "^XBomb\\ Scores", "key": "Escape"},
@@ -53,6 +55,15 @@ def test_tune_writes_the_program_json_play_needs(tmp_path, monkeypatch, capsys):
     assert program.pointer_inside and program.first_click == "unsafe"
     assert [d["key"] for d in program.dialogs] == ["Return", "Escape"]
     assert "warning: no --restart-key" not in capsys.readouterr().out
+
+
+def test_a_restart_interval_without_a_restart_is_one_line_and_exit_2(tmp_path, capsys):
+    code, folder = tune_xbomb(tmp_path, "--restart-interval", "1")
+    err = capsys.readouterr().err.strip()
+    assert code == 2 and not folder.exists()
+    assert err == (
+        "minebot tune: --restart-interval needs a restart: give --restart-key or --restart-button"
+    )
 
 
 def test_tune_without_a_restart_says_play_cannot_restart(tmp_path, capsys):
@@ -88,6 +99,7 @@ def test_restart_button_picture_is_kept_and_found_on_screen(tmp_path, capsys):
         (["--dialog", "no key here"], "--dialog 'no key here': expected TITLE=KEY"),
         (["--first-click", "middle"], "--first-click: invalid choice: 'middle'"),
         (["--restart-key", "s", "--restart-button", "x.png"], "not allowed with argument"),
+        (["--restart-key", "s", "--restart-interval", "soon"], "must be a number of seconds"),
     ],
 )
 def test_bad_options_are_one_line_and_exit_2(tmp_path, capsys, options, said):

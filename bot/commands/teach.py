@@ -4,10 +4,11 @@ the game unattended (how to restart, the first-click rule, the dialogs, the poin
 
 >>> from argparse import Namespace
 >>> args = Namespace(program=None, restart_key="F2", restart_button=None, first_click="classic",
-...                  dialog=[{"title": "^Fastest", "key": "Return"}], pointer_inside=False)
+...                  dialog=[{"title": "^Fastest", "key": "Return"}], pointer_inside=False,
+...                  restart_interval=1.5)
 >>> program = program_for(args)
 >>> program["restart"], program["first_click"], program["dialogs"][0]["key"]
-({'key': 'F2'}, 'classic', 'Return')
+({'key': 'F2', 'min_interval': 1.5}, 'classic', 'Return')
 """
 
 from __future__ import annotations
@@ -54,6 +55,13 @@ def program_for(args: argparse.Namespace) -> dict[str, Any]:
         data["restart"] = {"key": args.restart_key}
     if args.restart_button is not None:
         data["restart"] = {"button": BUTTON_FILE}
+    interval = getattr(args, "restart_interval", None)
+    if interval is not None:
+        if "restart" not in data:
+            raise ProgramError(
+                "--restart-interval needs a restart: give --restart-key or --restart-button"
+            )
+        data["restart"]["min_interval"] = interval
     if args.first_click:
         data["first_click"] = args.first_click
     if args.dialog:

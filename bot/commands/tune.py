@@ -32,6 +32,21 @@ def dialog_arg(text: str) -> dict[str, str]:
     return {"title": "^" + re.escape(title.strip()), "key": key.strip()}
 
 
+def seconds_arg(text: str) -> float:
+    """A number of seconds from 0 to 60.
+
+    >>> seconds_arg("1.5")
+    1.5
+    """
+    try:
+        value = float(text)
+    except ValueError:
+        value = -1.0
+    if not 0 <= value <= 60:
+        raise argparse.ArgumentTypeError(f"must be a number of seconds from 0 to 60, got {text!r}")
+    return value
+
+
 def register(subparsers: argparse._SubParsersAction) -> None:
     parser = subparsers.add_parser(
         "tune",
@@ -69,6 +84,13 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         type=Path,
         metavar="BUTTON.png",
         help="picture of the button that starts a new game (a face), cut from a screenshot",
+    )
+    play.add_argument(
+        "--restart-interval",
+        type=seconds_arg,
+        metavar="SECONDS",
+        help="fewest seconds between two restarts (a game that deals its layout from the "
+        "clock deals the same board again when restarted within the same second)",
     )
     play.add_argument(
         "--first-click",
