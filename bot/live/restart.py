@@ -34,6 +34,7 @@ class Player(Protocol):
     last_restart: float | None
     clock: Callable[[], float]
     sleep: Callable[[float], None]
+    out: Callable[[str], None]
 
     def check_window(self) -> None: ...
 
@@ -138,12 +139,13 @@ def restart_from_skin(player: Player, frame: Frame, reading: Any) -> None:
         try:
             wait_for_new_game(player, before, closed)
             return
-        except PlayError:
+        except PlayError as exc:
             # A click or key the game let pass (KMines opening its "High Scores" dialog just
             # after the win was read, or a message fading out, took the board's change for a
             # restart): once more.
             if attempt == 2:
                 raise
+            player.out(f"{exc}: restarting again")
             frame, _ = player.settle()
             before = board_crop(frame.image, player.located.grid)
 
