@@ -1228,3 +1228,16 @@ def test_cells_of_an_unknown_class_met_in_the_game_are_not_looked_at_again_and_a
     # waited on once: before, every such move looked 4 times, and each new 3 was watched 4 s
     assert len(locates) <= 3, len(locates)
     assert time.now < 60, time.now  # simulated seconds: 169 before
+
+
+def test_a_usual_level_without_a_mine_count_is_played_to_its_end():
+    """Wine's Minesweeper shows no count minebot reads and its skin was tuned at expert only:
+    on intermediate (16x16, 40) the bot assumed 16 % of the cells, 41 mines, and the first
+    game won stopped the run ("1 mines are left to place, but ... at most 0"). A usual level's
+    size now means its usual count."""
+    world = World(16, 16, 40, seed=3, rules="classic")
+    lines: list[str] = []
+    player, _ = make_player(world, reader=fake_reader(mines=None), out=lines.append)
+    summary = player.run(5)
+    assert summary.games == 5 and summary.stopped_because == "done"
+    assert "warning: the mine count is not shown and not given (--mines): assuming 40" in lines[0]

@@ -260,3 +260,19 @@ def known_mines(reading: Any, given: int | None, skin: Any) -> int | None:
     level = getattr(skin, "level_mines", None)
     mines = None if level is None else level(reading.board.width, reading.board.height)
     return None if mines is None else int(mines)
+
+
+#: The mine counts of the usual levels, by board size (Windows' Minesweeper and its clones).
+USUAL_MINES = {(9, 9): 10, (8, 8): 10, (16, 16): 40, (30, 16): 99}
+
+
+def assumed_mines(width: int, height: int) -> int:
+    """The mine count to assume when nothing says it: the usual level's for its size, else
+    16 % of the cells. A wrong count stops the game at its end (the numbers then need fewer or
+    more mines than are left): 41 for Wine's Minesweeper's intermediate 40 stopped a run.
+
+    >>> assumed_mines(16, 16), assumed_mines(30, 16), assumed_mines(20, 20)
+    (40, 99, 64)
+    """
+    usual = USUAL_MINES.get((width, height))
+    return usual if usual is not None else max(1, round(0.16 * width * height))

@@ -44,6 +44,7 @@ from bot.live.mouse import BoardMouse, Mouse, MouseMapping
 from bot.live.planning import (
     ClickLedger,
     PlannedClick,
+    assumed_mines,
     first_click,
     is_blank,
     known_mines,
@@ -179,7 +180,7 @@ class Player:
         mines = known_mines(reading, self.mines, getattr(self.located, "skin", None))
         if mines is None:
             w, h = reading.board.width, reading.board.height
-            mines = max(1, round(0.16 * w * h))
+            mines = assumed_mines(w, h)
             if not self._warned_estimate:
                 self.out(f"warning: the mine count is not shown and not given (--mines): "
                          f"assuming {mines} for a {w}x{h} board")  # fmt: skip
