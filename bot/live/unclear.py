@@ -202,6 +202,32 @@ LOOKS_KEPT = 64
 LOOK_LEVELS = 3.0
 
 
+#: Frames tune would refuse passed over in a row before cells are logged with one anyway.
+FRAMES_PASSED = 3
+
+
+def tune_measures_alike(frame: Any, located: Any) -> bool:
+    """True unless ``minebot tune`` would refuse ``frame`` as from a desktop scaled by a
+    fraction while the board is drawn at a whole number of pixels: its lattice finder placed
+    the edges of some mid-game boards a pixel or two off (17.93 px for KMines' 18, 16.07 for
+    Wine's 16; 3 of 12 and 5 of 47 frames logged), and the logged command then failed."""
+    from bot.reading.lattice import find_lattice
+    from solver.errors import MinebotError
+
+    grid = located.grid
+    if any(abs(p - round(p)) > SCALED_PX for p in (grid.pitch_x, grid.pitch_y)):
+        return True  # drawn at a fraction already: tune says so whatever frame it gets
+    try:
+        lattice = find_lattice(frame.image)
+    except MinebotError:
+        return False
+    return all(abs(p - round(p)) <= SCALED_PX for p in (lattice.pitch_x, lattice.pitch_y))
+
+
+#: How far from a whole number of pixels tune takes a cell pitch for a scaled desktop's.
+SCALED_PX = 0.05
+
+
 def cell_picture(frame: Any, located: Any, x: int, y: int) -> np.ndarray:
     """The picture of cell ``(x, y)`` in ``frame`` (int16, to compare)."""
     left, top, w, h = located.grid.cell_rect(x, y)
@@ -273,6 +299,8 @@ class UnknownCellLog:
         self.seen: set[Position] = set()
         #: How the cells met look (their pictures, up to :data:`LOOKS_KEPT`).
         self.looks: list[np.ndarray] = []
+        #: Frames with cells not logged yet passed over in a row (tune would refuse them).
+        self.passed = 0
 
     def looks_met(self, frame: Any, located: Any, cells: Sequence[Position]) -> bool:
         """True when each of ``cells`` looks the same as a cell of an unknown class met in
@@ -300,13 +328,20 @@ class UnknownCellLog:
         return True
 
     def note(self, frame: Any, located: Any, cells: Sequence[Position]) -> None:
-        new = [c for c in cells if c not in self.seen]
-        self.seen.update(cells)
+        """Log the cells of ``cells`` not logged yet, with ``frame`` and the command that
+        teaches their class; a frame ``minebot tune`` would refuse is passed over for a later
+        one (at most :data:`FRAMES_PASSED` in a row), the cells logged then."""
         for x, y in cells:
             if len(self.looks) < LOOKS_KEPT and not self.looks_met(frame, located, [(x, y)]):
                 self.looks.append(cell_picture(frame, located, x, y))
+        new = [c for c in cells if c not in self.seen]
         if not new:
             return
+        if self.passed < FRAMES_PASSED and not tune_measures_alike(frame, located):
+            self.passed += 1
+            return
+        self.passed = 0
+        self.seen.update(new)
         if self.folder is None:
             import tempfile
 

@@ -1,0 +1,52 @@
+"""The frame logged with cells of a class the skin lacks is one ``minebot tune`` accepts: the
+teach command printed with it must work. Tune's lattice finder measured some mid-game frames
+of boards drawn at a whole number of pixels as scaled by a fraction (16.07 px for Wine's 16,
+17.93 for KMines' 18: 5 of 47 and 3 of 12 frames logged), and refused them."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from types import SimpleNamespace
+
+import cv2
+
+from bot.live.unclear import FRAMES_PASSED, UnknownCellLog, tune_measures_alike
+from bot.reading.grid import Grid
+from bot.reading.lattice import find_lattice
+
+HERE = Path(__file__).resolve().parent
+EDGE_OFF = HERE / "fixtures_live" / "winemine-expert-edge-off.png"
+GOOD = HERE / "fixtures" / "winemine" / "expert-mid.png"
+LOCATED = SimpleNamespace(
+    grid=Grid(left=5, top=52, pitch_x=16, pitch_y=16, cols=30, rows=16),
+    skin=SimpleNamespace(name="t-winemine", meta={}, folder=None),
+)
+
+
+def frame(path: Path) -> SimpleNamespace:
+    return SimpleNamespace(image=cv2.imread(str(path)))
+
+
+def test_tune_would_refuse_the_frame_its_finder_measures_off():
+    assert round(find_lattice(frame(EDGE_OFF).image).pitch_x, 2) == 16.07
+    assert not tune_measures_alike(frame(EDGE_OFF), LOCATED)
+    assert tune_measures_alike(frame(GOOD), LOCATED)
+
+
+def test_a_frame_tune_would_refuse_is_passed_over_for_a_later_one(tmp_path):
+    said: list[str] = []
+    log = UnknownCellLog(tmp_path, said.append)
+    log.note(frame(EDGE_OFF), LOCATED, [(19, 1)])
+    assert not said and not list(tmp_path.iterdir())
+    log.note(frame(GOOD), LOCATED, [(19, 1)])
+    assert len(said) == 1 and "(19, 1)" in said[0]
+    logged = cv2.imread(str(tmp_path / "unknown-01.png"))
+    assert round(find_lattice(logged).pitch_x, 2) == 16.0
+
+
+def test_cells_are_logged_anyway_when_no_later_frame_would_do(tmp_path):
+    said: list[str] = []
+    log = UnknownCellLog(tmp_path, said.append)
+    for _ in range(FRAMES_PASSED + 1):
+        log.note(frame(EDGE_OFF), LOCATED, [(19, 1)])
+    assert len(said) == 1 and (tmp_path / "unknown-01.png").is_file()
