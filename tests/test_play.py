@@ -1241,3 +1241,29 @@ def test_a_usual_level_without_a_mine_count_is_played_to_its_end():
     summary = player.run(5)
     assert summary.games == 5 and summary.stopped_because == "done"
     assert "warning: the mine count is not shown and not given (--mines): assuming 40" in lines[0]
+
+
+def test_a_pressed_cell_beside_an_unknown_one_is_never_planned_on():
+    """The same, with cells of an unknown class on the board: taken at once as opened cells
+    (met already), the rest of the frame was not doubted, and a pressed cell read as a 0 was
+    planned on (Wine's Minesweeper, its 4s untaught: "the number at x=19, y=3 cannot be
+    satisfied" stopped the run)."""
+    planned: list[Board] = []
+    world = World(16, 16, 40, seed=21)
+
+    def plan(board, mines):
+        seen = board.copy()  # the unknown cells, passed on as covered, shown as they are
+        for (x, y), ch in world.game.board.items():
+            if ch == "3" and seen[x, y] == ".":
+                seen[x, y] = "3"
+        planned.append(seen)
+        return min_risk_plan(board, mines)
+
+    world.unknown_class = "3"
+    world.pressed_frames, world.pressed_char = 2, "0"
+    time = SimulatedClock()
+    player, _ = make_player(world, clock=time.clock, sleep=time.sleep)
+    player.plan = plan
+    summary = player.run(4)
+    assert summary.games == 4 and summary.stopped_because == "done"
+    assert planned and not any(zeros_beside_covered(board) for board in planned)

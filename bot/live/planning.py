@@ -266,13 +266,20 @@ def known_mines(reading: Any, given: int | None, skin: Any) -> int | None:
 USUAL_MINES = {(9, 9): 10, (8, 8): 10, (16, 16): 40, (30, 16): 99}
 
 
-def assumed_mines(width: int, height: int) -> int:
-    """The mine count to assume when nothing says it: the usual level's for its size, else
-    16 % of the cells. A wrong count stops the game at its end (the numbers then need fewer or
-    more mines than are left): 41 for Wine's Minesweeper's intermediate 40 stopped a run.
+def assumed_mines(width: int, height: int) -> tuple[int, str]:
+    """The mine count to assume when nothing says it, and the warning that says so: the usual
+    level's for its size, else 16 % of the cells. A wrong count stops the game at its end (the
+    numbers then need fewer or more mines than are left): 41 for Wine's Minesweeper's
+    intermediate 40 stopped a run.
 
-    >>> assumed_mines(16, 16), assumed_mines(30, 16), assumed_mines(20, 20)
+    >>> assumed_mines(16, 16)[0], assumed_mines(30, 16)[0], assumed_mines(20, 20)[0]
     (40, 99, 64)
+    >>> assumed_mines(16, 16)[1]
+    'warning: the mine count is not shown and not given (--mines): assuming 40 for a 16x16 board'
     """
     usual = USUAL_MINES.get((width, height))
-    return usual if usual is not None else max(1, round(0.16 * width * height))
+    mines = usual if usual is not None else max(1, round(0.16 * width * height))
+    return mines, (
+        "warning: the mine count is not shown and not given (--mines): "
+        f"assuming {mines} for a {width}x{height} board"
+    )

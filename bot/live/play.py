@@ -179,11 +179,9 @@ class Player:
             self._mines_shown = int(reading.mines)
         mines = known_mines(reading, self.mines, getattr(self.located, "skin", None))
         if mines is None:
-            w, h = reading.board.width, reading.board.height
-            mines = assumed_mines(w, h)
+            mines, warning = assumed_mines(reading.board.width, reading.board.height)
             if not self._warned_estimate:
-                self.out(f"warning: the mine count is not shown and not given (--mines): "
-                         f"assuming {mines} for a {w}x{h} board")  # fmt: skip
+                self.out(warning)
                 self._warned_estimate = True
         return mines
 
@@ -270,8 +268,14 @@ class Player:
                     doubt, doubt_since = cells, self.clock()
                 met = bool(cells) and not hidden and self._met(frame, cells)
                 if cells and (met or self.clock() - doubt_since >= t.unknown_after):
-                    reading = self._with_unknown(frame, view, previous)
-                    return frame, reading, self._plan_after(reading, want_plan)
+                    try:  # the cells that read are doubted as any board is (a pressed cell)
+                        reading = self._with_unknown(frame, view, previous)
+                        return frame, reading, self._plan_after(reading, want_plan)
+                    except STOP_ERRORS:
+                        raise
+                    except (MinebotError, Unclear) as exc:
+                        problem = str(exc)
+                        self._rejected(problem)
             if self.clock() - start > t.cover_timeout:
                 raise PlayError(
                     "the screen does not read as a board the bot can trust after "
@@ -289,24 +293,21 @@ class Player:
                 problem = str(exc)
                 self._rejected(problem)
 
-    def _met_unknown(self) -> set[Position]:
-        """The cells of an unknown class met in this game (each waited on once already)."""
-        return set(self._game.unknown) if self._game is not None else set()
+    def _met(self, frame: Frame, cells: tuple[Position, ...]) -> bool:
+        """True when ``cells`` are of an unknown class met already: at their places in this
+        game, or looking like a cell met in the run (no need to watch them again)."""
+        here = self._game.unknown if self._game is not None else set()
+        return set(cells) <= here or self.unknown.looks_met(frame, self.located, cells)
 
     def _only_met_unknown(self, frame: Frame, previous: Board | None) -> bool:
-        """True when what does not read is only cells of an unknown class met already (at
-        their places in this game, or looking like one met in the run), not under something
-        over the board: no need to look again and again (expert games with a few 4s took
-        20-70 s instead of 2)."""
-        view = self._view(frame) if self._met_unknown() or self.unknown.looks else None
+        """True when what does not read is only cells :meth:`_met`, nothing over the board:
+        no need to look again and again (expert games with a few 4s took 20-70 s, not 2)."""
+        met_any = (self._game is not None and self._game.unknown) or self.unknown.looks
+        view = self._view(frame) if met_any else None
         if view is None or not view.doubtful_cells:
             return False
-        cells = view.doubtful_cells
-        return not covers_revealed(cells, previous) and self._met(frame, cells)
-
-    def _met(self, frame: Frame, cells: tuple[Position, ...]) -> bool:
-        return set(cells) <= self._met_unknown() or self.unknown.looks_met(
-            frame, self.located, cells
+        return not covers_revealed(view.doubtful_cells, previous) and self._met(
+            frame, view.doubtful_cells
         )
 
     def _view(self, frame: Frame) -> CellView | None:
@@ -329,7 +330,14 @@ class Player:
             game.unknown.update(cells)
         safe = game.safe_clicked if game is not None else set()
         mines = self.mines if self.mines is not None else self._mines_shown
-        return reading_with_unknown(view, self.located, previous, safe, mines, self.reader.judge)
+        reading = reading_with_unknown(view, self.located, previous, safe, mines, self.reader.judge)
+        seen = reading.board.copy()  # the unknown cells are open: not covered beside a 0
+        for x, y in cells:
+            seen[x, y] = "8"
+        doubt = reading_doubt(previous, seen) if reading.state == "playing" else ""
+        if doubt:
+            raise Unclear(doubt)
+        return reading
 
     def _read_once(self, frame: Frame, previous: Board | None, relocate: bool) -> Any:
         if self.located is None:
