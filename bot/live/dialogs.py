@@ -27,6 +27,15 @@ CLOSE_TIMEOUT = 3.0
 PRESSES = 2
 
 
+def press_over(player: Any, key: str, window: WindowInfo) -> None:
+    """Press ``key`` with the pointer over ``window`` (the focus follows the pointer on a bare
+    X server), then park the pointer again (``player``: a :class:`bot.live.play.Player`)."""
+    r = window.region
+    player.mouse.move(*player.mapping.to_mouse(r.left + r.width / 2, r.top + r.height / 4))
+    player.mouse.press(key)
+    player.park_pointer()
+
+
 class DialogKeeper:
     """Checks the game window between moves (:meth:`check`) and dismisses the game's dialogs.
 

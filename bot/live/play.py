@@ -21,6 +21,7 @@ from __future__ import annotations
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import asdict
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -28,7 +29,7 @@ import numpy as np
 
 from bot.errors import PlayError
 from bot.live.capture import Frame, Region
-from bot.live.dialogs import DialogKeeper
+from bot.live.dialogs import DialogKeeper, press_over
 from bot.live.gamelog import GameLog
 from bot.live.looking import (
     STOP_ERRORS,
@@ -143,7 +144,7 @@ class Player:
         #: How to restart when the skin does not say (the launcher's program.json).
         self.fallback_restart = fallback_restart
         #: Dialogs the game opens by itself, how to dismiss them, and what did.
-        press = self._press_over if mouse is not None else None
+        press = partial(press_over, self) if mouse is not None else None
         dialog_log = log_dir / "dialogs.txt" if log_dir is not None else None
         self.dialog_keeper = DialogKeeper(watch, dialogs, press, out, clock, sleep, dialog_log)
         self.rejected = 0
@@ -378,15 +379,6 @@ class Player:
         """Stop if the window closed, moved, changed size or got covered; a window the game
         opens by itself is dismissed instead (:class:`bot.live.dialogs.DialogKeeper`)."""
         self.dialog_keeper.check()
-
-    def _press_over(self, key: str, window: Any) -> None:
-        """Press ``key`` with the pointer over ``window`` (the focus follows the pointer on a
-        bare X server), then park the pointer again."""
-        assert self.mouse is not None
-        r = window.region
-        self.mouse.move(*self.mapping.to_mouse(r.left + r.width / 2, r.top + r.height / 4))
-        self.mouse.press(key)
-        self.park_pointer()
 
     # --- playing ---------------------------------------------------------------------------
 
