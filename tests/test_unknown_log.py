@@ -50,3 +50,17 @@ def test_cells_are_logged_anyway_when_no_later_frame_would_do(tmp_path):
     for _ in range(FRAMES_PASSED + 1):
         log.note(frame(EDGE_OFF), LOCATED, [(19, 1)])
     assert len(said) == 1 and (tmp_path / "unknown-01.png").is_file()
+
+
+def test_each_look_is_logged_once_and_known_at_sight_after():
+    """Every 4 of Wine's Minesweeper, its 4s untaught, was logged (a frame, a lattice check, a
+    line on stderr) at each new place: one frame per look teaches the class."""
+    said: list[str] = []
+    log = UnknownCellLog(None, said.append)
+    good = frame(GOOD)  # (2, 0), (0, 1) and (1, 1) show a 1, (2, 1) a 2
+    log.note(good, LOCATED, [(2, 0), (0, 1)])
+    log.note(good, LOCATED, [(1, 1)])
+    assert len(said) == 1 and "(2, 0), (0, 1)" in said[0]
+    assert log.looks_met(good, LOCATED, [(1, 1)]) and not log.looks_met(good, LOCATED, [(2, 1)])
+    log.note(good, LOCATED, [(1, 1), (2, 1)])
+    assert len(said) == 2 and "cells (2, 1) of" in said[1]

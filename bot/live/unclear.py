@@ -228,6 +228,14 @@ def tune_measures_alike(frame: Any, located: Any) -> bool:
 SCALED_PX = 0.05
 
 
+def alike(picture: np.ndarray, looks: Sequence[np.ndarray]) -> bool:
+    """True when ``picture`` is one of ``looks`` within :data:`LOOK_LEVELS` on average."""
+    return any(
+        look.shape == picture.shape and float(np.abs(look - picture).mean()) <= LOOK_LEVELS
+        for look in looks
+    )
+
+
 def cell_picture(frame: Any, located: Any, x: int, y: int) -> np.ndarray:
     """The picture of cell ``(x, y)`` in ``frame`` (int16, to compare)."""
     left, top, w, h = located.grid.cell_rect(x, y)
@@ -290,15 +298,16 @@ def hover_out(player: Any, frame: Any, cells: Sequence[Position]) -> None:
 
 
 class UnknownCellLog:
-    """The cells of an unknown class met in a run (:attr:`seen`), each logged once (in
-    ``folder``, else a temporary folder made on the first one) and said through ``out``."""
+    """The cells of an unknown class met in a run: how they look (:attr:`looks`), each look
+    logged once with a frame showing it (in ``folder``, else a temporary folder made on the
+    first one) and said through ``out``."""
 
     def __init__(self, folder: Path | None, out: Callable[[str], None]) -> None:
         self.folder = folder
         self.out = out
-        self.seen: set[Position] = set()
-        #: How the cells met look (their pictures, up to :data:`LOOKS_KEPT`).
+        #: How the cells met look (their pictures, up to :data:`LOOKS_KEPT`), and those logged.
         self.looks: list[np.ndarray] = []
+        self.logged: list[np.ndarray] = []
         #: Frames with cells not logged yet passed over in a row (tune would refuse them).
         self.passed = 0
 
@@ -316,32 +325,28 @@ class UnknownCellLog:
         >>> log.looks_met(frame, located, [(1, 0)]), log.looks_met(frame, located, [(0, 0)])
         (True, False)
         """
-        if not self.looks or not cells:
-            return False
-        for x, y in cells:
-            crop = cell_picture(frame, located, x, y)
-            if not any(
-                look.shape == crop.shape and float(np.abs(look - crop).mean()) <= LOOK_LEVELS
-                for look in self.looks
-            ):
-                return False
-        return True
+        return bool(cells) and all(
+            alike(cell_picture(frame, located, x, y), self.looks) for x, y in cells
+        )
 
     def note(self, frame: Any, located: Any, cells: Sequence[Position]) -> None:
-        """Log the cells of ``cells`` not logged yet, with ``frame`` and the command that
-        teaches their class; a frame ``minebot tune`` would refuse is passed over for a later
-        one (at most :data:`FRAMES_PASSED` in a row), the cells logged then."""
-        for x, y in cells:
-            if len(self.looks) < LOOKS_KEPT and not self.looks_met(frame, located, [(x, y)]):
-                self.looks.append(cell_picture(frame, located, x, y))
-        new = [c for c in cells if c not in self.seen]
+        """Log the cells of ``cells`` that look like none logged yet, with ``frame`` and the
+        command that teaches their class; a frame ``minebot tune`` would refuse is passed over
+        for a later one (at most :data:`FRAMES_PASSED` in a row), the cells logged then."""
+        pictures = {(x, y): cell_picture(frame, located, x, y) for x, y in cells}
+        for picture in pictures.values():
+            if len(self.looks) < LOOKS_KEPT and not alike(picture, self.looks):
+                self.looks.append(picture)
+        new = [c for c in cells if not alike(pictures[c], self.logged)]
         if not new:
             return
         if self.passed < FRAMES_PASSED and not tune_measures_alike(frame, located):
             self.passed += 1
             return
         self.passed = 0
-        self.seen.update(new)
+        for c in new:
+            if len(self.logged) < LOOKS_KEPT and not alike(pictures[c], self.logged):
+                self.logged.append(pictures[c])
         if self.folder is None:
             import tempfile
 
