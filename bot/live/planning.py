@@ -177,14 +177,19 @@ def reading_doubt(previous: Board | None, board: Board) -> str:
     return ""
 
 
-def unopened(board: Board, batch: Sequence[PlannedClick]) -> bool:
-    """True when a cell of ``batch`` still shows covered (or question-marked) on ``board``.
+def unopened(board: Board, batch: Sequence[PlannedClick], reading: Any = None) -> bool:
+    """True when a cell of ``batch`` still shows covered (or question-marked) on ``board``;
+    the cells of an unknown class of ``reading`` (shown covered on its board) are open.
 
     >>> board = Board("1.\\n..")
     >>> unopened(board, [PlannedClick(0, 0, 0.0)]), unopened(board, [PlannedClick(1, 0, 0.0)])
     (False, True)
+    >>> from types import SimpleNamespace
+    >>> unopened(board, [PlannedClick(1, 0, 0.0)], SimpleNamespace(unknown=((1, 0),)))
+    False
     """
-    return any(board[c.x, c.y] in (COVERED, QUESTION) for c in batch)
+    opened = set(getattr(reading, "unknown", ()))
+    return any(board[c.x, c.y] in (COVERED, QUESTION) for c in batch if (c.x, c.y) not in opened)
 
 
 def least_risky_elsewhere(

@@ -425,9 +425,10 @@ class Player:
     ) -> tuple[Frame, Any, list[PlannedClick] | None]:
         """Read the board after the last clicks, and plan. Some games draw a click in steps (a
         pressed cell first, the number a moment later): look again until every clicked cell
-        shows as opened or the screen stops changing."""
+        shows as opened (a cell of an unknown class is an opened one: not waited for, 1.5 s a
+        move) or the screen stops changing."""
         frame, reading, plan = self.read(frame, record.previous)
-        while changed and plan is not None and unopened(reading.board, record.last_batch):
+        while changed and plan is not None and unopened(reading.board, record.last_batch, reading):
             frame, changed = self.settle(board_crop(frame.image, self.located.grid))
             if changed:
                 ledger.screen_changed()
