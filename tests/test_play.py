@@ -861,6 +861,19 @@ def test_an_unknown_cell_not_surely_opened_abandons_the_game_and_restarts():
     assert summary.results[0].unknown_cells == ((0, 0),)
     assert world.restarts == 1 and summary.restarts == 1
     assert world.clicked_open == [] and summary.as_dict()["abandoned"] >= 1
+    # A skin that knows how a loss looks (its mine): the guess showed no mine, so it opened
+    # the cell, whose number is unknown, and the game goes on without clicking it.
+    world = World(9, 9, 10, seed=seed, rules="unsafe")
+    world.unknown_class = "12345678"
+    skin = type("Skin", (), {"name": "fake", "meta": {}, "templates": {"mine": None}})()
+
+    def locate(image, skins=None):
+        return Located(skin, fake_locate(image).grid)
+
+    player, _ = make_player(world, reader=fake_reader(locate=locate, mines=10))
+    summary = player.run(1)
+    assert summary.results[0].outcome in ("won", "lost") and world.clicked_open == []
+    assert (0, 0) in summary.results[0].unknown_cells and summary.results[0].clicks > 1
 
 
 def test_a_game_on_screen_that_cannot_go_on_is_restarted_first():

@@ -68,6 +68,7 @@ from bot.live.unclear import (
     covers_revealed,
     end_shown,
     hover_out,
+    opened_by_clicks,
     partial_board,
     reading_with_unknown,
 )
@@ -329,7 +330,7 @@ class Player:
         game = self._game
         if game is not None:
             game.unknown.update(cells)
-        safe = game.safe_clicked if game is not None else set()
+        safe = opened_by_clicks(self.located.skin, game, view) if game is not None else set()
         mines = self.mines if self.mines is not None else self._mines_shown
         reading = reading_with_unknown(view, self.located, previous, safe, mines, self.reader.judge)
         seen = reading.board.copy()  # the unknown cells are open: not covered beside a 0
@@ -454,6 +455,7 @@ class Player:
             log.moves(log.frame(frame, board), plan)
         record.guesses += any(c.p_mine > 0 for c in plan)
         record.safe_clicked.update((c.x, c.y) for c in plan if c.p_mine == 0)
+        record.clicked.update((c.x, c.y) for c in plan)
         record.clicks += len(plan)
         record.last_batch, record.previous = plan, board
 

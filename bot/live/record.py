@@ -32,6 +32,7 @@ class GameRecord:
     last_batch: list[PlannedClick] = field(default_factory=list)
     previous: Board | None = None
     safe_clicked: set[Position] = field(default_factory=set)  # opened as proven safe
+    clicked: set[Position] = field(default_factory=set)  # every cell clicked, guesses too
     unknown: set[Position] = field(default_factory=set)  # cells of a class the skin lacks
 
 

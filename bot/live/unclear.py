@@ -119,6 +119,31 @@ def surely_opened(
     return True
 
 
+def opened_by_clicks(skin: Any, game: Any, view: CellView) -> set[Position]:
+    """The cells the bot's clicks certainly opened in ``game`` (a :class:`GameRecord`): those
+    proven safe; and those it guessed on too when a loss would show in classes the skin knows
+    (its ``mine`` or ``exploded``) and ``view`` shows none: a guess that showed a 7 with no
+    mine in sight opened a 7 (guesses on Wine's Minesweeper, its 4s untaught, abandoned 1
+    game in 3).
+
+    >>> from types import SimpleNamespace as S
+    >>> game = S(safe_clicked={(0, 0)}, clicked={(0, 0), (1, 1)})
+    >>> view = CellView(("1.", ".?"), np.array([[False, False], [False, True]]))
+    >>> sorted(opened_by_clicks(S(templates={"mine": 0}), game, view))
+    [(0, 0), (1, 1)]
+    >>> sorted(opened_by_clicks(S(templates={"1": 0}), game, view))
+    [(0, 0)]
+    >>> shown = CellView(("1*", ".?"), np.array([[False, False], [False, True]]))
+    >>> sorted(opened_by_clicks(S(templates={"mine": 0}), game, shown))
+    [(0, 0)]
+    """
+    templates = getattr(skin, "templates", {})
+    knows_loss = "mine" in templates or "exploded" in templates
+    if knows_loss and not any(ch in "*X" for ch in view.confident().values()):
+        return set(game.clicked)
+    return set(game.safe_clicked)
+
+
 def partial_board(view: CellView, unknown: Sequence[Position]) -> tuple[Board, Board]:
     """The board to play on (``unknown`` cells shown covered) and the board to judge the game's
     state on (``unknown`` cells shown as an opened ``0``: they are open, their number unknown).
