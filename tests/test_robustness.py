@@ -33,20 +33,12 @@ SAMPLE = (
 #: Empty since the whole-board check (bot/reading/whole.py): cuts, covered sides, JPEG fragments,
 #: 250 % nearest and two boards are refused or read exactly.
 MISREAD_TODAY: dict[str, str] = {}
-COLOUR = (
-    "GNOME Mines small-mid in other colours: its 46 px cells differ from the 33 px images "
-    "stretched by 16 levels on average; a recoloured board must match within 12 (refused)"
-)
 JPEG = "JPEG artefacts put cells below the confidence threshold (GNOME Mines: found only in part)"
-SCALED = "xdemineur at 175 % nearest: cells below confidence"
 #: Mild cases the current reader does not read exactly on the sample (refused, or misread).
 NOT_EXACT_TODAY: dict[str, str] = {
     "jpeg-85": JPEG,
     "jpeg-95": JPEG,
-    **{c: COLOUR for c in ("brightness+20", "brightness-20", "contrast-0.85", "contrast-1.15")},
-    **{c: COLOUR for c in ("gamma-0.8", "gamma-1.25", "night-light")},
     "scale-125-nearest": "xdemineur at 125 % nearest: cells below confidence",
-    "scale-175-nearest": SCALED,
 }
 
 

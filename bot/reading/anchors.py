@@ -52,6 +52,14 @@ def _anchor_variance(
     )
 
 
+#: An anchor image whose variance (as if drawn at the skin's own size) is below this is too flat
+#: to place a lattice ...
+FLAT_VARIANCE = 50.0
+#: ... or below this many times the least squared difference a match allows: :func:`_match`
+#: cannot match a flat area with an image whose variance exceeds that floor, and a screen
+#: that pushes light colours against white (brightness up) leaves an empty cell little more.
+FLAT_MARGIN = 3.0
+
 #: Fewer matches of an anchor's smooth stretch than this: its pixel-repeated stretches are
 #: matched too (see :func:`_nearest_anchor_images`).
 MIN_SMOOTH_MATCHES = 3
@@ -116,7 +124,7 @@ def anchor_matches(
             th, tw = templ.shape
             if gray.shape[0] < th or gray.shape[1] < tw:
                 continue
-            if own_size < 50:
+            if own_size < min(FLAT_VARIANCE, FLAT_MARGIN * _floor(skin.tolerance)):
                 continue  # a flat anchor would match every flat area of its colour
             found, fit = _match(gray, templ, variance, skin.tolerance, px, py)
             # The skin's own image first: the drawn size's only when it matches clearly more
@@ -147,6 +155,11 @@ def anchor_matches(
     return np.concatenate(xs_all), np.concatenate(ys_all)
 
 
+def _floor(tolerance: int) -> float:
+    """The least mean squared difference per pixel :func:`_match` allows."""
+    return (tolerance * 0.5) ** 2
+
+
 def _match(
     gray: np.ndarray, templ: np.ndarray, variance: float, tolerance: int, px: float, py: float
 ) -> tuple[np.ndarray, float]:
@@ -158,7 +171,7 @@ def _match(
     result = cv2.matchTemplate(gray, templ, cv2.TM_SQDIFF)
     # Exact skins match with 0; smoothing (desktop scaling) blurs the edges, which costs a
     # small part of the template's own contrast.
-    limit = max((tolerance * 0.5) ** 2, 0.3 * variance) * templ.size
+    limit = max(_floor(tolerance), 0.3 * variance) * templ.size
     _, below = cv2.threshold(result, limit, 255, cv2.THRESH_BINARY_INV)
     below = below.astype(np.uint8)
     if not cv2.countNonZero(below):  # nothing like the anchor here: no minima to find

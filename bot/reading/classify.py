@@ -47,6 +47,7 @@ from bot.reading.matching import (
     cross_products,
     sample_cells,
     score_cells,
+    telling_margin,
 )
 
 
@@ -81,7 +82,7 @@ def classify_cells(
     (:mod:`bot.reading.tone`: brightness, gamma, a tint); the strict rules stay the same.
     With ``lossy`` (the locator's second look), cells that do not read clearly are read again
     with each template's edges allowed what lossy compression does to them
-    (:func:`_edge_bank`); no tone curve, and flat areas keep the skin's own tolerance.
+    (:func:`_lossy_bank`); no tone curve, and flat areas keep the skin's own tolerance.
     """
     state = ReaderState() if state is None else state
     sx, sy = cell_scale(grid, skin)
@@ -118,9 +119,9 @@ def classify_cells(
         # Smooth stretches only: a pixel-repeated one with its edges widened also passes for
         # a block of smaller cells (lines a pixel thin inside it).
         smooth = template_bank(skin, sx, sy, step, repeated=False)  # the same classes
-        win, conf, margin, distance = score_cells(samples, _edge_bank(smooth), state)
+        win, conf, margin, distance = score_cells(_ycrcb(samples), _lossy_bank(smooth), state)
         doubtful = (results[1] < skin.min_confidence) | (results[2] < skin.min_margin)
-        widened = (win, conf, margin - NOISY_MARGIN, distance)
+        widened = (win, conf, _noisy_margin(samples, smooth, skin, win, conf, margin), distance)
         results = tuple(np.where(doubtful, w, r) for w, r in zip(widened, results, strict=True))
     if adapt_tone and unclear(results):
         # The same cells through the same curve give the same answer: a message waited out
@@ -210,13 +211,13 @@ def _read_through_tones(
         elif unclear(results) < unclear(best):
             best = results
     if not clear:
-        for curve in [None, *tried]:
-            toned = bank if curve is None else _toned_bank(bank, curve, state)
-            noisy = _noisy_bank(samples, toned, bank, skin, state)
-            if noisy is None:
-                continue
+        # As drawn only: noise (JPEG) leaves the colours where they were, and a curve fitted to
+        # a frame it does not explain (greyscale) can make the widened tolerance pass glyphs
+        # for others (a grey 2 for GNOME Mines' red 3).
+        noisy = _noisy_bank(samples, bank, bank, skin, state)
+        if noisy is not None:
             win, conf, margin, dist = score_cells(_ycrcb(samples), noisy, state)
-            results = (win, conf, margin - NOISY_MARGIN, dist)
+            results = (win, conf, _noisy_margin(samples, bank, skin, win, conf, margin), dist)
             if not unclear(results):
                 clear.append((None, results))
             elif unclear(results) < unclear(best):
@@ -238,8 +239,36 @@ def _read_through_tones(
 
 
 #: How much more than the skin's ``min_margin`` a winner needs when read with the widened
-#: tolerance of a noisy frame.
+#: tolerance of a noisy frame ...
 NOISY_MARGIN = 0.05
+#: ... unless, on the pixels that tell it from the runner-up, it matches this much more of them
+#: with the skin's own tolerance (:func:`~bot.reading.matching.telling_margin`: a flag and a
+#: question mark on one tile differ in a few per cent of the cell, so the whole cell's margin
+#: stays small, and a widened tolerance lets the runner-up's strokes pass too).
+TELLING_LEVEL = 0.5
+
+
+def _noisy_margin(
+    samples: np.ndarray,
+    strict: TemplateBank,
+    skin: Skin,
+    win: np.ndarray,
+    conf: np.ndarray,
+    margin: np.ndarray,
+) -> np.ndarray:
+    """The margins of cells read with a noisy frame's widened tolerance, less
+    :data:`NOISY_MARGIN`, except where the winner (ahead, if by less than the skin's
+    ``min_margin``: noise blurs what tells the classes apart) clearly wins on the pixels that
+    tell it from the runner-up, compared with the ``strict`` bank (the same classes, the
+    skin's own tolerance; BGR ``samples``): :data:`TELLING_LEVEL`."""
+    narrow = (conf >= skin.min_confidence) & (margin > 0)
+    narrow &= margin < skin.min_margin + NOISY_MARGIN
+    adjusted = margin - NOISY_MARGIN
+    if narrow.any():
+        telling = telling_margin(samples[narrow], strict, win[narrow])
+        told = np.maximum(margin[narrow], skin.min_margin)
+        adjusted[narrow] = np.where(telling >= TELLING_LEVEL, told, adjusted[narrow])
+    return adjusted
 
 
 #: The share of a clear cell's flat pixels that must lie within the widened tolerance: the
@@ -283,15 +312,29 @@ def _noisy_bank(
     )
 
 
-def _edge_bank(bank: TemplateBank) -> TemplateBank:
-    """``bank`` with each sample's tolerance widened, within two pixels of a template's
-    edges, by half its local contrast in that channel (BGR): JPEG rings at edges and smears a
-    thin stroke's colour. Flat areas keep the skin's tolerance, so a flat area of another
-    colour (a window over the board) still does not pass for a cell."""
-    grad = _edge_contrast(bank.u8, bank.h, bank.w)
-    tol = bank.tol.astype(np.int16) + grad.astype(np.int16) // 2
+def _lossy_bank(bank: TemplateBank) -> TemplateBank:
+    """``bank`` in YCrCb (compare with :func:`_ycrcb` cells), each sample's tolerance widened,
+    within two pixels of the template's edges, by half its local contrast in that channel: JPEG
+    rings at edges, and keeps colour at half resolution, so a thin coloured stroke keeps its
+    brightness but loses part of its colour to its surroundings. Compared as brightness and
+    colour, a stroke's colour lost is not also counted as a loss of brightness (in BGR every
+    channel loses it). Flat areas keep the skin's tolerance, so a flat area of another colour
+    (a window over the board) still does not pass for a cell."""
+    k = len(bank.u8)
+    images = _ycrcb(bank.u8)
+    grad = _edge_contrast(images, bank.h, bank.w).astype(np.int16)
+    # The skin's tolerance is in BGR levels; YCrCb's colour axes are about half as wide
+    # (Cr = 0.71 (R - Y), Cb = 0.56 (B - Y)), so theirs is halved.
+    base = bank.tol.astype(np.int16).reshape(k, -1, 3)
+    base[:, :, 1:] //= 2
+    tol = base.reshape(k, -1) + grad // 2
     tol = np.where(bank.tol == 255, 255, np.clip(tol, 0, 255)).astype(np.uint8)
-    return replace(bank, tol=tol, tol_all=None)
+    u8 = images.reshape(k, -1)
+    f32 = np.ascontiguousarray(u8[:, ::RANK_STEP], dtype=np.float32)
+    return replace(
+        bank, u8=u8, f32=np.ascontiguousarray(f32.T), sq=(f32 * f32).sum(axis=1), tol=tol,
+        tol_all=None,
+    )  # fmt: skip
 
 
 def _edge_contrast(images: np.ndarray, h: int, w: int) -> np.ndarray:

@@ -253,19 +253,23 @@ def _stops_short(
         "top": (ky < by0).any(),
         "bottom": (ky > by1).any(),
     }
-    if any(beyond.values()):
-        grid = lattice.grid(wx0 + bx0, wy0 + by0, wx0 + bx1, wy0 + by1)
-        if any(side_problem(frame, grid, side) for side, out in beyond.items() if out):
-            return True
+    grid = lattice.grid(wx0 + bx0, wy0 + by0, wx0 + bx1, wy0 + by1)
+    if any(side_problem(frame, grid, side) for side, out in beyond.items() if out):
+        return True
     conf = scores.confidence
     h, w = conf.shape
-    sides = [
-        conf[by0 : by1 + 1, bx0 - 1] if bx0 > 0 else None,
-        conf[by0 : by1 + 1, bx1 + 1] if bx1 + 1 < w else None,
-        conf[by0 - 1, bx0 : bx1 + 1] if by0 > 0 else None,
-        conf[by1 + 1, bx0 : bx1 + 1] if by1 + 1 < h else None,
-    ]
-    return any(side is not None and np.median(side) >= SIDE_LEVEL for side in sides)
+    lines = {
+        "left": conf[by0 : by1 + 1, bx0 - 1] if bx0 > 0 else None,
+        "right": conf[by0 : by1 + 1, bx1 + 1] if bx1 + 1 < w else None,
+        "top": conf[by0 - 1, bx0 : bx1 + 1] if by0 > 0 else None,
+        "bottom": conf[by1 + 1, bx0 : bx1 + 1] if by1 + 1 < h else None,
+    }
+    # A line beside the board that reads somewhat like cells stops it short only where no
+    # frame ends the board there (a flat header of the open cells' colour reads like them).
+    return any(
+        line is not None and np.median(line) >= SIDE_LEVEL and side_problem(frame, grid, side)
+        for side, line in lines.items()
+    )
 
 
 def _fit_offsets(

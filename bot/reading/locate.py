@@ -56,8 +56,10 @@ MAX_BOARDS = 3
 MIN_OTHER_CELLS = 9
 
 
-#: Most blocks of seed cells a screen's tone curve is sought from, per rough shift.
+#: Most blocks of seed cells a screen's tone curve is sought from, per rough shift ...
 MAX_SEEDS = 3
+#: ... and the fewest cells a block must have.
+MIN_SEED_CELLS = 4
 #: Fewest anchor matches beyond a board found that are looked at as another board.
 MIN_ANCHORS = 3
 
@@ -78,9 +80,10 @@ def locate_board(frame_bgr: np.ndarray, skins: Sequence[Skin] | None = None) -> 
             f"no board found in the {frame.shape[1]}x{frame.shape[0]} picture (too small)"
         )
     boards = _distinct(_candidates(frame, skins))
-    if not any(c.clean for c in boards):
-        # No skin's cells read clearly anywhere: perhaps the screen's colours are not the
-        # skins' (a cut or covered board, read clearly in part, is refused as it is).
+    # No skin's cells read clearly anywhere: perhaps the screen's colours are not the skins'
+    # (a cut or covered board, read clearly in part, is refused as it is).
+    recoloured_first = not any(c.clean for c in boards)
+    if recoloured_first:
         found = _locate_recoloured(frame, skins)
         if found is not None:
             return found
@@ -97,7 +100,17 @@ def locate_board(frame_bgr: np.ndarray, skins: Sequence[Skin] | None = None) -> 
     except TwoBoardsError:
         raise
     except BoardNotFoundError:
-        raise first from None
+        pass
+    # Only a few cells read clearly, and they make no whole board (another skin's look-alikes
+    # on a recoloured screen): the screen's colours, last.
+    if not recoloured_first and not any(
+        c.clean and (c.located.grid.cols * c.located.grid.rows >= MIN_OTHER_CELLS
+                     or _whole(frame, c)) for c in boards
+    ):  # fmt: skip
+        found = _locate_recoloured(frame, skins)
+        if found is not None:
+            return found
+    raise first
 
 
 def _locate_recoloured(frame: np.ndarray, skins: Sequence[Skin]) -> Located | None:
@@ -108,23 +121,31 @@ def _locate_recoloured(frame: np.ndarray, skins: Sequence[Skin]) -> Located | No
               for rough in rough_curves(frame, skin)]  # fmt: skip
     # Every skin at the pitches its colours suggest first; the others only when none reads.
     for later, (skin, rough, shifted) in itertools.product((False, True), shifts):
-        curve = None
+        curve, seeded = None, False
         for seeds in seed_grids(frame, shifted, later)[:MAX_SEEDS]:
+            if seeds.cols * seeds.rows < MIN_SEED_CELLS:
+                continue  # a cell or two: too few colours to learn a screen's curve from
+            seeded = True
             curve = learn_curve(frame, seeds, skin, rough)
             if curve is not None:
                 break
-        if curve is None:
+        if not seeded:
             continue
-        toned = toned_skin(skin, curve)
-        try:
-            located = _locate(frame, [toned])
-        except TwoBoardsError:
-            raise
-        except BoardNotFoundError:
-            continue
-        if not looks_recoloured(frame, located.grid, toned):
-            continue  # another game's cells, only like the skin's through the curve
-        return replace(located, skin=skin)
+        # The curve learnt, else the rough shift that found the seeds: a curve learnt from
+        # few colours (a fresh board's covered cells) can miss what the screen clips, and a
+        # screen that clips the skin's light colours at white may give no curve at all (the
+        # reader learns its own; the board must still be found whole, and look like the skin).
+        curves = (rough,) if curve is None or curve is rough else (curve, rough)
+        for toned in [toned_skin(skin, c) for c in curves]:
+            try:
+                located = _locate(frame, [toned])
+            except TwoBoardsError:
+                raise
+            except BoardNotFoundError:
+                continue
+            if looks_recoloured(frame, located.grid, toned):
+                return replace(located, skin=skin)
+            # else another game's cells, only like the skin's through the curve
     return None
 
 
@@ -170,8 +191,7 @@ def _choose(
 ) -> Located:
     """The one whole board among ``boards`` (one candidate a place), or
     :class:`~bot.errors.BoardNotFoundError` (or a subclass) saying why there is none."""
-    whole = [c for c in boards if c.clean and not c.cut
-             and board_problem(frame, c.located.grid) is None]  # fmt: skip
+    whole = [c for c in boards if c.clean and _whole(frame, c)]
     if whole:
         # Any other clear reading of the skin's cells beside a whole board is another board,
         # or part of one: which board the user means cannot be told (refused, both named).
@@ -207,6 +227,11 @@ def _choose(
         )
     check_whole(frame, best.located.grid, f"{best.located.skin.name} board")
     return best.located
+
+
+def _whole(frame: np.ndarray, candidate: Candidate) -> bool:
+    """Whether ``candidate`` is a whole board (not cut, each side at a frame)."""
+    return not candidate.cut and board_problem(frame, candidate.located.grid) is None
 
 
 def _boards_beside(

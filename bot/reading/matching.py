@@ -354,3 +354,49 @@ def classify_changed_cells(
         changed_cells = None
     state.last = LastFrame(key, kept, tuple(r.copy() for r in results), changed_cells)
     return results
+
+
+#: Fewest pixels that must tell two classes apart for :func:`telling_margin` to judge them.
+MIN_TELLING_PIXELS = 4
+
+
+def telling_margin(samples: np.ndarray, bank: TemplateBank, win: np.ndarray) -> np.ndarray:
+    """For each cell ``samples[i]`` read as class ``win[i]``: on the pixels where that class's
+    image and the runner-up class's differ by more than their tolerance (the pixels that tell
+    them apart), the share within tolerance of the winner minus the share within tolerance of
+    the runner-up; 0 where fewer than :data:`MIN_TELLING_PIXELS` tell them apart.
+
+    Two glyphs on one tile (a flag, a question mark) differ in a few per cent of a cell's
+    pixels, so the score over the whole cell separates them by little even when the cell is
+    plainly one of them; on the pixels that differ it is near 1. Each class is represented by
+    its variant nearest the cell.
+
+    >>> from bot.reading.skins import find_skin
+    >>> from bot.reading.banks import template_bank
+    >>> bank = template_bank(find_skin("sgt-mines"))
+    >>> one = int(np.nonzero(bank.chars == "1")[0][0])
+    >>> cell = bank.u8[bank.starts[one]][None]
+    >>> float(telling_margin(cell, bank, np.array([one]))[0])
+    1.0
+    """
+    n, d = samples.shape
+    within = np.empty((n, len(bank.u8), d // 3), bool)
+    for k in range(len(bank.u8)):
+        off = np.abs(samples.astype(np.int16) - bank.u8[k].astype(np.int16)) > bank.tol[k]
+        within[:, k] = ~off.reshape(n, -1, 3).any(axis=2)
+    group = np.searchsorted(bank.starts, np.arange(len(bank.u8)), side="right") - 1
+    counts = within.sum(axis=2)
+    rows = np.arange(n)
+    # The winner's nearest variant; the runner-up: the best other class's nearest variant.
+    own = np.where(group[None, :] == win[:, None], counts, -1)
+    first = own.argmax(axis=1)
+    rest = np.where(group[None, :] == win[:, None], -1, counts)
+    second = rest.argmax(axis=1)
+    tol = np.minimum(bank.tol[first], bank.tol[second]).astype(np.int16)
+    apart = np.abs(bank.u8[first].astype(np.int16) - bank.u8[second].astype(np.int16)) > tol
+    telling = apart.reshape(n, -1, 3).any(axis=2) & bank.mask.reshape(-1, 3)[None, :, 0]
+    size = telling.sum(axis=1)
+    good = (within[rows, first] & telling).sum(axis=1)
+    bad = (within[rows, second] & telling).sum(axis=1)
+    margin = (good - bad) / np.maximum(size, 1)
+    return np.where(size >= MIN_TELLING_PIXELS, margin, 0.0)

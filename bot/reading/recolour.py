@@ -53,6 +53,12 @@ MIN_EDGES = 1 / 128
 #: brightness +-20, contrast 0.85-1.15, gamma 0.8-1.25 and night light: at most 6.7 (GNOME
 #: Mines' uneven cells); sgt-mines boards taken for winmine through a curve: 20 and more.
 MAX_RECOLOURED_DISTANCE = 12.0
+#: The same for a skin whose game draws its cells anew at each size (``scales_with_window``):
+#: its images stand in for cells drawn at other sizes, on a lattice of two cell widths (GNOME
+#: Mines), so even its own cells differ more. Measured on GNOME Mines' fixtures (cells of 33 to
+#: 46 px) under the same changes: up to 14.3 at its own size (lost boards, mostly mines) and
+#: 18.6 at 46 px; no other game's board was found through a curve as a skin of this kind.
+MAX_REDRAWN_DISTANCE = 20.0
 
 
 def rough_curves(frame: np.ndarray, skin: Skin) -> list[ToneCurve]:
@@ -206,8 +212,10 @@ def looks_recoloured(frame: np.ndarray, grid: Grid, toned: Skin) -> bool:
     """Whether the cells of ``grid`` look like the skin ``toned`` (its images through a
     screen's curve) pixel for pixel, as a screen's colour change leaves them, and not merely
     within the skin's tolerance: a curve can make another game's cells pass for a skin's
-    (other fonts, other bevels), never make them equal (:data:`MAX_RECOLOURED_DISTANCE`)."""
+    (other fonts, other bevels), never make them equal (:data:`MAX_RECOLOURED_DISTANCE`,
+    :data:`MAX_REDRAWN_DISTANCE`)."""
     from bot.reading.classify import classify_cells
 
     scores = classify_cells(frame, grid, toned)
-    return float(scores.distance.mean()) <= MAX_RECOLOURED_DISTANCE
+    limit = MAX_REDRAWN_DISTANCE if toned.scales_with_window else MAX_RECOLOURED_DISTANCE
+    return float(scores.distance.mean()) <= limit
