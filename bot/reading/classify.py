@@ -122,7 +122,10 @@ def classify_cells(
         win, conf, margin, distance = score_cells(_ycrcb(samples), _lossy_bank(smooth), state)
         doubtful = (results[1] < skin.min_confidence) | (results[2] < skin.min_margin)
         widened = (win, conf, _noisy_margin(samples, smooth, skin, win, conf, margin), distance)
-        results = tuple(np.where(doubtful, w, r) for w, r in zip(widened, results, strict=True))
+        # The widened reading where the drawn one is unclear, or the same class more surely
+        # (the locator grows a board only through cells that read surely).
+        take = doubtful | ((win == results[0]) & (conf > results[1]))
+        results = tuple(np.where(take, w, r) for w, r in zip(widened, results, strict=True))
     if adapt_tone and unclear(results):
         # The same cells through the same curve give the same answer: a message waited out
         # is the same frame many times over, judged once.
@@ -312,22 +315,29 @@ def _noisy_bank(
     )
 
 
+#: JPEG's noise in a cell's flat areas (levels), allowed on top of the skin's tolerance by the
+#: locator's lossy look: at quality 85 it put a third of a sgt-mines board's flat cells past its
+#: tolerance of 8. More lets a flat window's colour pass for cells' (8 did for xdemineur's).
+LOSSY_NOISE = 3
+
+
 def _lossy_bank(bank: TemplateBank) -> TemplateBank:
     """``bank`` in YCrCb (compare with :func:`_ycrcb` cells), each sample's tolerance widened,
     within two pixels of the template's edges, by half its local contrast in that channel: JPEG
     rings at edges, and keeps colour at half resolution, so a thin coloured stroke keeps its
     brightness but loses part of its colour to its surroundings. Compared as brightness and
     colour, a stroke's colour lost is not also counted as a loss of brightness (in BGR every
-    channel loses it). Flat areas keep the skin's tolerance, so a flat area of another colour
-    (a window over the board) still does not pass for a cell."""
+    channel loses it). Flat areas keep the skin's tolerance but for JPEG's noise
+    (:data:`LOSSY_NOISE`), so a flat area of another colour (a window over the board) still
+    does not pass for a cell."""
     k = len(bank.u8)
     images = _ycrcb(bank.u8)
-    grad = _edge_contrast(images, bank.h, bank.w).astype(np.int16)
+    grad = _edge_contrast(images, bank.h, bank.w).astype(np.int16) // 2
     # The skin's tolerance is in BGR levels; YCrCb's colour axes are about half as wide
     # (Cr = 0.71 (R - Y), Cb = 0.56 (B - Y)), so theirs is halved.
     base = bank.tol.astype(np.int16).reshape(k, -1, 3)
     base[:, :, 1:] //= 2
-    tol = base.reshape(k, -1) + grad // 2
+    tol = base.reshape(k, -1) + grad + LOSSY_NOISE
     tol = np.where(bank.tol == 255, 255, np.clip(tol, 0, 255)).astype(np.uint8)
     u8 = images.reshape(k, -1)
     f32 = np.ascontiguousarray(u8[:, ::RANK_STEP], dtype=np.float32)

@@ -16,7 +16,6 @@ only once the board found is blanked out, makes it one of two boards (refused, b
 
 from __future__ import annotations
 
-import functools
 import itertools
 from collections.abc import Callable, Sequence
 from dataclasses import replace
@@ -25,43 +24,28 @@ from functools import lru_cache
 import numpy as np
 
 from bot.errors import BoardNotFoundError, TwoBoardsError
-from bot.reading.anchors import (
-    anchor_matches,
-    fit_pitch,
-    fitted_matches,
-    lattice_step,
-    place_lattice,
-)
-from bot.reading.extent import Candidate, Located, board_extent
+from bot.reading.extent import Candidate, Located
 from bot.reading.recolour import learn_curve, looks_recoloured, rough_curves, seed_grids, toned_skin
 from bot.reading.regions import (
     Pitches,
-    candidate_pitches,
-    find_regions,
     key_colours,
     padded_box,
-    search_padding,
-    smallest_pitch,
 )
+from bot.reading.search import MIN_OTHER_CELLS, locate_skin, overlap, search_area
 from bot.reading.skins import Skin, load_skins
 from bot.reading.whole import board_problem, check_whole
 
 __all__ = ["Located", "locate_board"]
 
-#: Most boards looked for in one area (more than one is refused: see :func:`locate_board`).
-MAX_BOARDS = 3
-
-
-#: Fewest cells of a clear reading beside a whole board that make it "two boards".
-MIN_OTHER_CELLS = 9
+#: Where no board reads clean, another reading whose share of clear cells is within this of the
+#: board chosen makes it "two boards".
+OTHER_PASSING = 0.1
 
 
 #: Most blocks of seed cells a screen's tone curve is sought from, per rough shift ...
 MAX_SEEDS = 3
 #: ... and the fewest cells a block must have.
 MIN_SEED_CELLS = 4
-#: Fewest anchor matches beyond a board found that are looked at as another board.
-MIN_ANCHORS = 3
 
 
 def locate_board(frame_bgr: np.ndarray, skins: Sequence[Skin] | None = None) -> Located:
@@ -169,14 +153,14 @@ def _candidates(
     later: list[tuple[Skin, tuple[int, int, int, int], Callable[[], Pitches]]] = []
     for skin in skins:
         taken = [c.located.grid.bounds for c in found if c.clean]
-        found += _locate_skin(frame, gray, small, skin, later, taken, noisy, away_from)
+        found += locate_skin(frame, gray, small, skin, later, taken, noisy, away_from)
     if not any(c.clean for c in found):
         # The key colours' period ruled these pitches out; but a board amid other things of
         # its colours (a grey desktop round a grey game) can hide its period: try them too
         # before giving up.
         for skin, core, pitches in later:
             if retry is None or skin in retry:
-                found += _search_area(frame, gray, skin, core, pitches(), noisy)
+                found += search_area(frame, gray, skin, core, pitches(), noisy)
     return found
 
 
@@ -226,6 +210,20 @@ def _choose(
             "of the board lie beyond it"
         )
     check_whole(frame, best.located.grid, f"{best.located.skin.name} board")
+    # A reading about as clear elsewhere (a lossy picture of two boards: neither reads clean)
+    # is another board: which one the user means cannot be told.
+    others = [c for c in boards if c is not best and not c.cut
+              and c.located.grid.cols * c.located.grid.rows >= MIN_OTHER_CELLS
+              and c.passing >= best.passing - OTHER_PASSING]  # fmt: skip
+    if others:
+        raise TwoBoardsError(
+            f"{1 + len(others)} boards in the picture: "
+            + " and ".join(
+                _where(c.located, c is best or board_problem(frame, c.located.grid) is None)
+                for c in [best, *others]
+            )
+            + "; show one at a time (or capture one window)"
+        )
     return best.located
 
 
@@ -252,7 +250,7 @@ def _boards_beside(
     rest[y0:y1, x0:x1] = _blank_colour(tuple(skins))
     # As a picture of its own, beside the board found: for the other skins also the pitches
     # tried only when nothing reads clearly (a second board of the same skin shares the first
-    # one's pitch, and its anchors were matched beside it, see _search_area).
+    # one's pitch, and its anchors were matched beside it, see search_area).
     others = [s for s in skins if s != board.skin]
     blanked = (float(x0), float(y0), float(x1), float(y1))
     return [c for c in _distinct(_candidates(rest, skins, others, blanked, noisy)) if c.clean
@@ -290,215 +288,7 @@ def _distinct(candidates: list[Candidate]) -> list[Candidate]:
     kept: list[Candidate] = []
     for candidate in candidates:
         box = candidate.located.grid.bounds
-        rivals = [k for k in kept if _overlap(box, k.located.grid.bounds)]
+        rivals = [k for k in kept if overlap(box, k.located.grid.bounds)]
         if all(candidate.better_than(k) for k in rivals):
             kept = [k for k in kept if k not in rivals] + [candidate]
     return kept
-
-
-def _overlap(a: tuple[float, ...], b: tuple[float, ...]) -> bool:
-    """Whether boxes ``(x0, y0, x1, y1)`` share any area.
-
-    >>> _overlap((0, 0, 10, 10), (5, 5, 20, 20)), _overlap((0, 0, 10, 10), (10, 0, 20, 10))
-    (True, False)
-    """
-    return a[0] < b[2] and b[0] < a[2] and a[1] < b[3] and b[1] < a[3]
-
-
-def _locate_skin(
-    frame: np.ndarray,
-    gray: np.ndarray,
-    small: np.ndarray,
-    skin: Skin,
-    later: list[tuple[Skin, tuple[int, int, int, int], Callable[[], Pitches]]],
-    taken: list[tuple[float, float, float, float]],
-    noisy: bool = False,
-    away_from: tuple[float, float, float, float] | None = None,
-) -> list[Candidate]:
-    """The skin's boards in the frame, trying each dense area's first pitches; the pitches to
-    try later are added to ``later``. ``taken``: boxes where other skins read a board clearly.
-    ``away_from``: a board blanked out; of an area round it only the widest part beside it
-    that can hold a board is searched."""
-    found: list[Candidate] = []
-    cores = find_regions(frame, small, skin)
-    if away_from is not None:
-        cores = [c for c in (_beside(core, away_from, skin) for core in cores) if c is not None]
-    for core in cores:
-        first, rest = candidate_pitches(skin, frame, padded_box(core, search_padding(skin), frame))
-        if away_from is not None:
-            # Beside a board found, only cells small enough for a board there are worth a match;
-            # and none at all where the skin's colours repeat with no period its cells have (a
-            # window's header bar beside the board).
-            first, rest = _fitting(first, core), functools.partial(_fitting_later, rest, core)
-            if not first:
-                continue
-        listed = {(skin.pitch_x * k, skin.pitch_y * k) for k in skin.scales}
-        if taken and not set(first) & listed and any(_overlap(core, box) for box in taken):
-            # Only a scaling the skin does not list fits here, and another skin read a board
-            # clearly here: tried only if no board is found (saves a match per frame).
-            later.append((skin, core, functools.partial(_then, first, rest)))
-            continue
-        found += _search_area(frame, gray, skin, core, first, noisy)
-        later.append((skin, core, rest))
-    return found
-
-
-def _beside(
-    core: tuple[int, int, int, int], box: tuple[float, float, float, float], skin: Skin
-) -> tuple[int, int, int, int] | None:
-    """``core`` where it does not overlap ``box``; else the widest of its parts left, right,
-    above or below ``box``, or None when none can hold :data:`MIN_OTHER_CELLS` of the skin's
-    smallest cells (the board's own window round it holds no second board).
-
-    >>> skin = type("S", (), {"pitch_x": 16, "pitch_y": 16, "scales": (1.0,),
-    ...                       "scales_with_window": False})()
-    >>> _beside((0, 0, 400, 100), (0, 0, 300, 100), skin)
-    (300, 0, 400, 100)
-    >>> _beside((0, 0, 320, 100), (0, 0, 300, 100), skin) is None
-    True
-    """
-    if not _overlap(core, box):
-        return core
-    x0, y0, x1, y1 = core
-    bx0, by0, bx1, by1 = (int(round(v)) for v in box)
-    parts = [(x0, y0, bx0, y1), (bx1, y0, x1, y1), (x0, y0, x1, by0), (x0, by1, x1, y1)]
-    side = smallest_pitch(skin) * np.sqrt(MIN_OTHER_CELLS)
-    roomy = [p for p in parts if p[2] - p[0] >= side and p[3] - p[1] >= side]
-    return max(roomy, key=lambda p: (p[2] - p[0]) * (p[3] - p[1]), default=None)
-
-
-def _fitting(pitches: Pitches, core: tuple[int, int, int, int]) -> Pitches:
-    """The pitches at which ``core`` holds a board of :data:`MIN_OTHER_CELLS` cells.
-
-    >>> _fitting([(20.0, 20.0), (40.0, 40.0)], (0, 0, 1200, 81))
-    [(20.0, 20.0)]
-    """
-    side = np.sqrt(MIN_OTHER_CELLS)
-    width, height = core[2] - core[0], core[3] - core[1]
-    return [(px, py) for px, py in pitches if side * px <= width and side * py <= height]
-
-
-def _fitting_later(rest: Callable[[], Pitches], core: tuple[int, int, int, int]) -> Pitches:
-    """:func:`_fitting` of the pitches ``rest`` gives (worked out only when asked for)."""
-    return _fitting(rest(), core)
-
-
-def _then(first: Pitches, rest: Callable[[], Pitches]) -> Pitches:
-    """``first`` and then the pitches ``rest`` gives (worked out only when asked for)."""
-    return first + rest()
-
-
-def _search_area(
-    frame: np.ndarray,
-    gray: np.ndarray,
-    skin: Skin,
-    core: tuple[int, int, int, int],
-    pitches: Pitches,
-    noisy: bool = False,
-) -> list[Candidate]:
-    """The best board of the skin around the dense area ``core`` at one of ``pitches``, and
-    other boards found at that pitch beside it (their anchors on another phase)."""
-    best: list[Candidate] = []
-    queue = list(pitches)
-    tried = {(float(round(px)), float(round(py))) for px, py in pitches}
-    while queue:
-        px, py = queue.pop(0)
-        # Matched in the dense area and two cells of this pitch around it.
-        x0, y0, x1, y1 = padded_box(core, search_padding(skin, max(px, py)), frame)
-        roi = gray[y0:y1, x0:x1]
-        xs, ys = anchor_matches(roi, skin, px, py)
-        if xs.size < 2:
-            continue
-        if not skin.uneven_px:
-            bigger = _bigger_cells(xs, ys, px, py)
-            if bigger is not None and bigger not in tried:
-                # Every match a whole number of cells apart: the cells may be that many times
-                # as big (anchors of a smaller size found in part of each big cell).
-                tried.add(bigger)
-                queue.insert(0, bigger)
-        area = (x0, y0, x1, y1)
-        boards = _fitted_boards(frame, roi, skin, (xs, ys), (px, py), area, skin.uneven_px, noisy)
-        wider = skin.uneven_at(px, py)
-        if boards and boards[0].cut and wider > skin.uneven_px:
-            # Stretched by a desktop scaler, the game's uneven lines lie further off an even
-            # lattice: fitted and placed again with that reach (only then: a wider reach costs
-            # time, and lets a lost board's few anchors pull lines astray).
-            again = _fitted_boards(frame, roi, skin, (xs, ys), (px, py), area, wider, noisy)
-            if again and again[0].better_than(boards[0]):
-                boards = again
-        if not boards:
-            continue
-        if not best or boards[0].better_than(best[0]):
-            best = boards
-        if boards[0].clean and boards[0].distance < 1.0:
-            break  # pixel-exact at this pitch: no other pitch can fit better
-    return best
-
-
-def _fitted_boards(
-    frame: np.ndarray,
-    roi: np.ndarray,
-    skin: Skin,
-    matches: tuple[np.ndarray, np.ndarray],
-    pitch: tuple[float, float],
-    area: tuple[int, int, int, int],
-    reach: float,
-    noisy: bool = False,
-) -> list[Candidate]:
-    """:func:`_boards_on` the anchor ``matches`` once their pitch is fitted (see
-    :func:`~bot.reading.anchors.fitted_matches`); ``roi``: the grey search ``area``."""
-    matched = fitted_matches(roi, skin, *matches, *pitch, reach)
-    if matched is None:
-        return []
-    xs, ys, px, py = matched
-    return _boards_on(frame, skin, (xs, ys), (px, py), area, reach, noisy)
-
-
-def _boards_on(
-    frame: np.ndarray,
-    skin: Skin,
-    matches: tuple[np.ndarray, np.ndarray],
-    pitch: tuple[float, float],
-    roi_box: tuple[int, int, int, int],
-    reach: float,
-    noisy: bool = False,
-) -> list[Candidate]:
-    """The boards the anchor ``matches`` (in the search area ``roi_box``) seed at ``pitch``, the
-    best first; ``reach``: how far (px) an uneven lattice's lines may lie off an even one."""
-    (xs, ys), (px, py) = matches, pitch
-    x0, y0 = roi_box[:2]
-    boards: list[Candidate] = []
-    for _ in range(MAX_BOARDS):
-        lat = place_lattice(xs, ys, px, py, reach)
-        if lat is None:
-            break
-        fx, fy, kx, ky, dx, dy = lat
-        shifts = (dx, dy) if skin.uneven_px else None
-        found = board_extent(
-            frame, skin, fx + x0, fy + y0, px, py, (kx, ky), roi_box, shifts, noisy, reach
-        )
-        if found is None or found.score <= 0:
-            break
-        boards.append(found)
-        # Anchors well outside this board (beyond its frame) may be another board's.
-        left, top, right, bottom = found.located.grid.bounds
-        away = (
-            (xs + x0 < left - 2 * px) | (xs + x0 > right + px)
-            | (ys + y0 < top - 2 * py) | (ys + y0 > bottom + py)
-        )  # fmt: skip
-        if away.sum() < MIN_ANCHORS:
-            break
-        xs, ys = xs[away], ys[away]
-    return boards
-
-
-def _bigger_cells(
-    xs: np.ndarray, ys: np.ndarray, px: float, py: float
-) -> tuple[float, float] | None:
-    """The pitch of cells several times ``(px, py)`` when the anchor matches ``xs, ys`` lie a
-    common multiple of cells apart both ways (on the lattice fitted to them), else None."""
-    fit_x, fit_y = fit_pitch(xs, ys, px, py)
-    step = lattice_step(xs, ys, fit_x, fit_y)
-    if step < 2:
-        return None
-    return float(round(step * fit_x)), float(round(step * fit_y))
