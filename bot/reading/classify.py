@@ -302,17 +302,7 @@ def _noisy_bank(
     level = float(np.quantile(off, NOISE_SHARE)) if off.size else 0.0
     widen = grad.astype(np.int16) // 2
     tol = np.maximum(toned.tol.reshape(k, -1, 3).astype(np.int16), round(level)) + widen
-    tol = np.where(toned.tol.reshape(k, -1, 3) == 255, 255, np.clip(tol, 0, 255))
-    u8 = images.reshape(k, -1)
-    f32 = np.ascontiguousarray(u8[:, ::RANK_STEP], dtype=np.float32)
-    return replace(
-        toned,
-        u8=u8,
-        f32=np.ascontiguousarray(f32.T),
-        sq=(f32 * f32).sum(axis=1),
-        tol=tol.reshape(k, -1).astype(np.uint8),
-        tol_all=None,
-    )
+    return _ycrcb_bank(toned, images, tol.reshape(k, -1))
 
 
 #: JPEG's noise in a cell's flat areas (levels), allowed on top of the skin's tolerance by the
@@ -337,9 +327,14 @@ def _lossy_bank(bank: TemplateBank) -> TemplateBank:
     # (Cr = 0.71 (R - Y), Cb = 0.56 (B - Y)), so theirs is halved.
     base = bank.tol.astype(np.int16).reshape(k, -1, 3)
     base[:, :, 1:] //= 2
-    tol = base.reshape(k, -1) + grad + LOSSY_NOISE
+    return _ycrcb_bank(bank, images, base.reshape(k, -1) + grad + LOSSY_NOISE)
+
+
+def _ycrcb_bank(bank: TemplateBank, images: np.ndarray, tol: np.ndarray) -> TemplateBank:
+    """``bank`` with its images ``images`` (YCrCb, ``[K, D]``) and tolerance ``tol`` (any
+    integer type; masked samples keep 255)."""
     tol = np.where(bank.tol == 255, 255, np.clip(tol, 0, 255)).astype(np.uint8)
-    u8 = images.reshape(k, -1)
+    u8 = images.reshape(len(images), -1)
     f32 = np.ascontiguousarray(u8[:, ::RANK_STEP], dtype=np.float32)
     return replace(
         bank, u8=u8, f32=np.ascontiguousarray(f32.T), sq=(f32 * f32).sum(axis=1), tol=tol,
