@@ -22,7 +22,7 @@ from bot.reading.classify import CellScores, classify_cells
 from bot.reading.grid import Grid
 from bot.reading.matching import cell_scale
 from bot.reading.skins import Skin
-from bot.reading.whole import side_problem
+from bot.reading.whole import board_problem, side_problem
 
 #: On an uneven lattice, a line along a side of the board found whose median confidence is at
 #: least this reads like cells, not like the board's surroundings: the board found may stop
@@ -264,11 +264,11 @@ def _stops_short(
         "top": conf[by0 - 1, bx0 : bx1 + 1] if by0 > 0 else None,
         "bottom": conf[by1 + 1, bx0 : bx1 + 1] if by1 + 1 < h else None,
     }
-    # A line beside the board that reads somewhat like cells stops it short only where no
-    # frame ends the board there (a flat header of the open cells' colour reads like them).
-    return any(
-        line is not None and np.median(line) >= SIDE_LEVEL and side_problem(frame, grid, side)
-        for side, line in lines.items()
+    # A line beside the board that reads somewhat like cells stops it short unless frames end
+    # the board all round (a flat header of the open cells' colour reads like them).
+    return (
+        any(line is not None and np.median(line) >= SIDE_LEVEL for line in lines.values())
+        and board_problem(frame, grid) is not None
     )
 
 
