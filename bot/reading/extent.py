@@ -92,7 +92,8 @@ def board_extent(
     roi: tuple[int, int, int, int],
     shifts: tuple[np.ndarray, np.ndarray] | None = None,
     noisy: bool = False,
-    reach: float | None = None,
+    *,
+    reach: float,
 ) -> Candidate | None:
     """The board around the seed cells: classify every lattice cell of the search area at
     once, keep the connected group of confidently read cells holding most seeds, and take its
@@ -103,7 +104,8 @@ def board_extent(
     seeds still lie outside, the candidate is marked ``cut`` (a smaller board is never given).
     ``noisy``: cells that do not read clearly as drawn are read again with the tolerance a
     lossy picture's edges ask for (:func:`~bot.reading.classify.classify_cells`). ``reach``:
-    how far (px) a line may move off the even lattice (default: the skin's ``uneven_px``)."""
+    how far (px) a line may move off the even lattice (the skin's ``uneven_px``, or more under
+    a desktop's scaling: :meth:`~bot.reading.skins.Skin.uneven_at`)."""
     x0, y0, x1, y1 = roi
     kx0, kx1 = int(np.ceil((x0 - fx) / px)), int(np.floor((x1 - fx) / px)) - 1
     ky0, ky1 = int(np.ceil((y0 - fy) / py)), int(np.floor((y1 - fy) / py)) - 1
@@ -258,16 +260,16 @@ def _stops_short(
         return True
     conf = scores.confidence
     h, w = conf.shape
-    lines = {
-        "left": conf[by0 : by1 + 1, bx0 - 1] if bx0 > 0 else None,
-        "right": conf[by0 : by1 + 1, bx1 + 1] if bx1 + 1 < w else None,
-        "top": conf[by0 - 1, bx0 : bx1 + 1] if by0 > 0 else None,
-        "bottom": conf[by1 + 1, bx0 : bx1 + 1] if by1 + 1 < h else None,
-    }
+    lines = [  # left, right, top, bottom
+        conf[by0 : by1 + 1, bx0 - 1] if bx0 > 0 else None,
+        conf[by0 : by1 + 1, bx1 + 1] if bx1 + 1 < w else None,
+        conf[by0 - 1, bx0 : bx1 + 1] if by0 > 0 else None,
+        conf[by1 + 1, bx0 : bx1 + 1] if by1 + 1 < h else None,
+    ]
     # A line beside the board that reads somewhat like cells stops it short unless frames end
     # the board all round (a flat header of the open cells' colour reads like them).
     return (
-        any(line is not None and np.median(line) >= SIDE_LEVEL for line in lines.values())
+        any(line is not None and np.median(line) >= SIDE_LEVEL for line in lines)
         and board_problem(frame, grid) is not None
     )
 
@@ -278,15 +280,15 @@ def _fit_offsets(
     lattice: _Lattice,
     window: tuple[int, int, int, int],
     step: int,
-    reach: float | None = None,
+    reach: float,
 ) -> _Lattice:
-    """Each column's, then each row's offset moved by whole pixels (up to ``reach``, default
-    the skin's ``uneven_px``) to where the line's cells read best: the anchor matches place the
-    lines only where they are, and a board of few anchors (a lost dense board is nearly all mines)
-    leaves lines guessed between matches or beyond the last one."""
+    """Each column's, then each row's offset moved by whole pixels (up to ``reach``) to where
+    the line's cells read best: the anchor matches place the lines only where they are, and a
+    board of few anchors (a lost dense board is nearly all mines) leaves lines guessed between
+    matches or beyond the last one."""
     wx0, wy0, wx1, wy1 = window
     kx0, ky0 = lattice.limits[:2]
-    most = int(np.ceil(skin.uneven_px if reach is None else reach))
+    most = int(np.ceil(reach))
     moves = np.arange(-most, most + 1)
     for axis in (1, 0):  # columns (a line along axis 0 of the scores), then rows
         name = "col_offsets" if axis == 1 else "row_offsets"

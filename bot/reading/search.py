@@ -207,7 +207,7 @@ def _boards_on(
         fx, fy, kx, ky, dx, dy = lat
         shifts = (dx, dy) if skin.uneven_px else None
         found = board_extent(
-            frame, skin, fx + x0, fy + y0, px, py, (kx, ky), roi_box, shifts, noisy, reach
+            frame, skin, fx + x0, fy + y0, px, py, (kx, ky), roi_box, shifts, noisy, reach=reach
         )
         if found is None or found.score <= 0:
             break
