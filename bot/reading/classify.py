@@ -82,7 +82,8 @@ def classify_cells(
     (:mod:`bot.reading.tone`: brightness, gamma, a tint); the strict rules stay the same.
     With ``lossy`` (the locator's second look), cells that do not read clearly are read again
     with each template's edges allowed what lossy compression does to them
-    (:func:`_lossy_bank`); no tone curve, and flat areas keep the skin's own tolerance.
+    (:func:`_lossy_bank`); no tone curve, and flat areas keep the skin's own tolerance but for
+    a little noise.
     """
     state = ReaderState() if state is None else state
     sx, sy = cell_scale(grid, skin)
@@ -217,7 +218,7 @@ def _read_through_tones(
         # As drawn only: noise (JPEG) leaves the colours where they were, and a curve fitted to
         # a frame it does not explain (greyscale) can make the widened tolerance pass glyphs
         # for others (a grey 2 for GNOME Mines' red 3).
-        noisy = _noisy_bank(samples, bank, bank, skin, state)
+        noisy = _noisy_bank(samples, bank, skin, state)
         if noisy is not None:
             win, conf, margin, dist = score_cells(_ycrcb(samples), noisy, state)
             results = (win, conf, _noisy_margin(samples, bank, skin, win, conf, margin), dist)
@@ -280,29 +281,29 @@ NOISE_SHARE = 0.9
 
 
 def _noisy_bank(
-    samples: np.ndarray, toned: TemplateBank, bank: TemplateBank, skin: Skin, state: ReaderState
+    samples: np.ndarray, bank: TemplateBank, skin: Skin, state: ReaderState
 ) -> TemplateBank | None:
-    """``toned`` in YCrCb (compare with :func:`_ycrcb` cells), each sample's tolerance widened
+    """``bank`` in YCrCb (compare with :func:`_ycrcb` cells), each sample's tolerance widened
     to the frame's noise level (measured on the flat parts of the cells sure of their class)
     plus, within two pixels of the template's edges, half its local contrast in brightness
     and in colour: a JPEG rings at edges and keeps colour at half resolution, so a thin
     coloured stroke keeps its brightness but loses part of its colour (not all: a colour gone
     altogether, as in greyscale, still does not match). Flat areas keep their colour (tiles
     told apart by colour stay apart). None when no cell is sure."""
-    best, sure = _assign(samples, toned.u8, bank, skin, state, False)
+    best, sure = _assign(samples, bank.u8, bank, skin, state, False)
     if not sure.any():
         return None
-    k = len(toned.u8)
-    images = _ycrcb(toned.u8)
-    grad = _edge_contrast(images, toned.h, toned.w).reshape(k, -1, 3)
-    flat = (grad.max(axis=2) == 0) & toned.mask.reshape(-1, 3)[None, :, 0]
+    k = len(bank.u8)
+    images = _ycrcb(bank.u8)
+    grad = _edge_contrast(images, bank.h, bank.w).reshape(k, -1, 3)
+    flat = (grad.max(axis=2) == 0) & bank.mask.reshape(-1, 3)[None, :, 0]
     cells = _ycrcb(samples[sure]).reshape(int(sure.sum()), -1, 3).astype(np.int16)
     drawn = images.reshape(k, -1, 3)[best[sure]].astype(np.int16)
     off = np.abs(cells - drawn).max(axis=2)[flat[best[sure]]]
     level = float(np.quantile(off, NOISE_SHARE)) if off.size else 0.0
     widen = grad.astype(np.int16) // 2
-    tol = np.maximum(toned.tol.reshape(k, -1, 3).astype(np.int16), round(level)) + widen
-    return _ycrcb_bank(toned, images, tol.reshape(k, -1))
+    tol = np.maximum(bank.tol.reshape(k, -1, 3).astype(np.int16), round(level)) + widen
+    return _ycrcb_bank(bank, images, tol.reshape(k, -1))
 
 
 #: JPEG's noise in a cell's flat areas (levels), allowed on top of the skin's tolerance by the

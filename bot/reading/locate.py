@@ -105,21 +105,20 @@ def _locate_recoloured(frame: np.ndarray, skins: Sequence[Skin]) -> Located | No
               for rough in rough_curves(frame, skin)]  # fmt: skip
     # Every skin at the pitches its colours suggest first; the others only when none reads.
     for later, (skin, rough, shifted) in itertools.product((False, True), shifts):
-        curve, seeded = None, False
+        curve = None
         for seeds in seed_grids(frame, shifted, later)[:MAX_SEEDS]:
             if seeds.cols * seeds.rows < MIN_SEED_CELLS:
                 continue  # a cell or two: too few colours to learn a screen's curve from
-            seeded = True
             curve = learn_curve(frame, seeds, skin, rough)
             if curve is not None:
                 break
-        if not seeded:
+        if curve is None:
+            # No curve reads the seeds: not this skin's cells recoloured (with the rough shift
+            # alone, a JPEG sgt-mines board passed for winmine's within its distance limit).
             continue
         # The curve learnt, else the rough shift that found the seeds: a curve learnt from
-        # few colours (a fresh board's covered cells) can miss what the screen clips, and a
-        # screen that clips the skin's light colours at white may give no curve at all (the
-        # reader learns its own; the board must still be found whole, and look like the skin).
-        curves = (rough,) if curve is None or curve is rough else (curve, rough)
+        # few colours (a fresh board's covered cells) can miss what the screen clips.
+        curves = (curve,) if curve is rough else (curve, rough)
         for toned in [toned_skin(skin, c) for c in curves]:
             try:
                 located = _locate(frame, [toned])
@@ -183,14 +182,7 @@ def _choose(
                   and c.located.grid.cols * c.located.grid.rows >= MIN_OTHER_CELLS]  # fmt: skip
         others = others or _boards_beside(frame, whole[0].located, skins, noisy)
         if others:
-            raise TwoBoardsError(
-                f"{1 + len(others)} boards in the picture: "
-                + " and ".join(
-                    _where(c.located, c in whole or board_problem(frame, c.located.grid) is None)
-                    for c in [whole[0], *others]
-                )
-                + "; show one at a time (or capture one window)"
-            )
+            raise _two_boards(frame, whole[0], others)
         return whole[0].located
     best = None
     for candidate in boards:
@@ -216,15 +208,20 @@ def _choose(
               and c.located.grid.cols * c.located.grid.rows >= MIN_OTHER_CELLS
               and c.passing >= best.passing - OTHER_PASSING]  # fmt: skip
     if others:
-        raise TwoBoardsError(
-            f"{1 + len(others)} boards in the picture: "
-            + " and ".join(
-                _where(c.located, c is best or board_problem(frame, c.located.grid) is None)
-                for c in [best, *others]
-            )
-            + "; show one at a time (or capture one window)"
-        )
+        raise _two_boards(frame, best, others)
     return best.located
+
+
+def _two_boards(frame: np.ndarray, chosen: Candidate, others: list[Candidate]) -> TwoBoardsError:
+    """The refusal naming ``chosen`` and ``others`` (each whole or in part)."""
+    return TwoBoardsError(
+        f"{1 + len(others)} boards in the picture: "
+        + " and ".join(
+            _where(c.located, c is chosen or board_problem(frame, c.located.grid) is None)
+            for c in [chosen, *others]
+        )
+        + "; show one at a time (or capture one window)"
+    )
 
 
 def _whole(frame: np.ndarray, candidate: Candidate) -> bool:
