@@ -205,19 +205,28 @@ class Player:
                 self._rejected(problem)
                 self.sleep(max(self.timing.quiet, 0.02) * attempt)
                 frame, _ = self.settle()
-            try:
-                reading = self._read_once(frame, previous, relocate=attempt == tries - 1)
-                return frame, reading, self._plan_after(reading, want_plan)
-            except STOP_ERRORS:
-                raise
-            except (MinebotError, Unclear) as exc:
-                # The window may have moved or been covered: that says more than a bad read.
-                self.check_window()
-                problem = str(exc)  # a misread cell, a contradiction: look again
-                if self._only_met_unknown(frame, previous):
-                    break  # cells of an unknown class met already: no more looks needed
+            done, problem = self._attempt(frame, previous, attempt == tries - 1, want_plan)
+            if done is not None:
+                return done
+            # The window may have moved or been covered: that says more than a bad read.
+            self.check_window()
+            if self._only_met_unknown(frame, previous):
+                break  # cells of an unknown class met already: no more looks needed
         self._rejected(problem)
         return self._wait_out(frame, previous, want_plan, problem)
+
+    def _attempt(
+        self, frame: Frame, previous: Board | None, relocate: bool, want_plan: bool
+    ) -> tuple[tuple[Frame, Any, list[PlannedClick] | None] | None, str]:
+        """One read of ``frame`` and its plan, or None and why it did not read (a misread
+        cell, a contradiction: worth another look)."""
+        try:
+            reading = self._read_once(frame, previous, relocate)
+            return (frame, reading, self._plan_after(reading, want_plan)), ""
+        except STOP_ERRORS:
+            raise
+        except (MinebotError, Unclear) as exc:
+            return None, str(exc)
 
     def _rejected(self, problem: str) -> None:
         self.rejected += 1
@@ -286,14 +295,10 @@ class Player:
             self.sleep(t.cover_poll)
             self.check_window()
             frame, _ = self.settle()
-            try:
-                reading = self._read_once(frame, previous, relocate=False)
-                return frame, reading, self._plan_after(reading, want_plan)
-            except STOP_ERRORS:
-                raise
-            except (MinebotError, Unclear) as exc:
-                problem = str(exc)
-                self._rejected(problem)
+            done, problem = self._attempt(frame, previous, False, want_plan)
+            if done is not None:
+                return done
+            self._rejected(problem)
 
     def _met(self, frame: Frame, cells: tuple[Position, ...]) -> bool:
         """True when ``cells`` are of an unknown class met already: at their places in this
@@ -407,7 +412,9 @@ class Player:
                 frame, reading, plan = self._read_when_opened(frame, record, changed, ledger)
                 if plan is None:
                     break
-                self._note_move(record, frame, reading, plan, log)
+                record.note_move(reading.board, plan, set(getattr(reading, "unknown", ())))
+                if log:
+                    log.moves(log.frame(frame, reading.board), plan)
                 frame, changed = self._click(frame, plan, ledger)
         except GameAbandoned as exc:
             outcome = "abandoned"
@@ -435,29 +442,6 @@ class Player:
                 ledger.screen_changed()
                 frame, reading, plan = self.read(frame, record.previous)
         return frame, reading, plan
-
-    def _note_move(
-        self,
-        record: GameRecord,
-        frame: Frame,
-        reading: Any,
-        plan: list[PlannedClick],
-        log: GameLog | None,
-    ) -> None:
-        """Count what the board says of the last clicks (one of an unknown class, taken as
-        opened, is no misclick), and keep the board and the plan."""
-        board: Board = reading.board
-        opened = set(getattr(reading, "unknown", ()))
-        last = [c for c in record.last_batch if (c.x, c.y) not in opened]
-        record.misclicks += sum(unopened(board, [c]) for c in last)
-        record.acted.append(board)
-        if log:
-            log.moves(log.frame(frame, board), plan)
-        record.guesses += any(c.p_mine > 0 for c in plan)
-        record.safe_clicked.update((c.x, c.y) for c in plan if c.p_mine == 0)
-        record.clicked.update((c.x, c.y) for c in plan)
-        record.clicks += len(plan)
-        record.last_batch, record.previous = plan, board
 
     def _click(
         self, frame: Frame, plan: list[PlannedClick], ledger: ClickLedger

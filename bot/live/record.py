@@ -10,7 +10,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from bot.live.gamelog import audit_boards
-from bot.live.planning import PlannedClick
+from bot.live.planning import PlannedClick, unopened
 from bot.live.summary import GameResult
 from bot.live.unclear import PartialReading
 from solver.board import EXPLODED, Board
@@ -34,6 +34,18 @@ class GameRecord:
     safe_clicked: set[Position] = field(default_factory=set)  # opened as proven safe
     clicked: set[Position] = field(default_factory=set)  # every cell clicked, guesses too
     unknown: set[Position] = field(default_factory=set)  # cells of a class the skin lacks
+
+    def note_move(self, board: Board, plan: list[PlannedClick], opened: set[Position]) -> None:
+        """Count what ``board`` says of the last clicks (one in ``opened``, a cell of an unknown
+        class taken as opened, is no misclick) and keep ``board`` and ``plan``."""
+        last = [c for c in self.last_batch if (c.x, c.y) not in opened]
+        self.misclicks += sum(unopened(board, [c]) for c in last)
+        self.acted.append(board)
+        self.guesses += any(c.p_mine > 0 for c in plan)
+        self.safe_clicked.update((c.x, c.y) for c in plan if c.p_mine == 0)
+        self.clicked.update((c.x, c.y) for c in plan)
+        self.clicks += len(plan)
+        self.last_batch, self.previous = plan, board
 
 
 @dataclass(frozen=True)
