@@ -47,6 +47,7 @@ def template_bank(
     sy: float = 1.0,
     step: int | None = None,
     repeated: bool = True,
+    sharp: bool = False,
 ) -> TemplateBank:
     """The skin's templates as a :class:`TemplateBank`, as they look at scale ``(sx, sy)``.
 
@@ -55,11 +56,15 @@ def template_bank(
     the same points as the cells, so the blur of the edges is in the templates too; with
     ``repeated`` also as a pixel-repeating scaler draws them (see :func:`nearest_phases`). Built
     once per skin and scale (memoised: the same skin value, scale and step give the same bank).
+    With ``sharp``, only the pixel-repeated stretches, each with the skin's own tolerance (a
+    cell drawn so matches one exactly; a smoothed one matches none); only at the scales of
+    :func:`nearest_phases`.
     """
     step = sample_step(skin) if step is None else step
     sx, sy = round(sx, 3), round(sy, 3)
     # Where a scaler repeating pixels draws nothing else, both banks are one (memoised once).
-    return _template_bank(skin, sx, sy, step, repeated and bool(nearest_phases(sx, sy)))
+    repeated = (repeated or sharp) and bool(nearest_phases(sx, sy))
+    return _template_bank(skin, sx, sy, step, repeated, sharp)
 
 
 #: How many (skin, scale, step) template banks are memoised (the locator tries a few scales of
@@ -69,7 +74,7 @@ KEPT_BANKS = 64
 
 @lru_cache(maxsize=KEPT_BANKS)
 def _template_bank(
-    skin: Skin, sx: float, sy: float, step: int, repeated: bool = True
+    skin: Skin, sx: float, sy: float, step: int, repeated: bool = True, sharp: bool = False
 ) -> TemplateBank:
     import cv2
 
@@ -78,7 +83,7 @@ def _template_bank(
     exact = abs(sx - 1) < 1e-3 and abs(sy - 1) < 1e-3
     by_class: dict[str, list[tuple[np.ndarray, np.ndarray]]] = {}
     images = list(skin.variants)
-    if not exact:
+    if not exact and not sharp:
         # A game that draws each cell size itself (skin.json ``drawn_sizes``): the cells drawn
         # at the size nearest this one, stretched the rest of the way, are variants too (the
         # skin's own images stretched stay: a desktop scaler stretches them so).
@@ -93,10 +98,15 @@ def _template_bank(
             tol = np.full(inner.shape, skin.tolerance, np.uint8)
             by_class.setdefault(cls, []).append((inner.reshape(-1), tol.reshape(-1)))
             continue
-        for phase in [None, *phases] if k < own else [None]:
+        stretches = [] if sharp else [None]
+        for phase in stretches + phases if k < own else stretches:
+            inner = _stretched_sample(image, skin, sx, sy, step, phase)
+            if sharp:
+                tol = np.full(inner.shape, skin.tolerance, np.uint8)
+                by_class.setdefault(cls, []).append((inner.reshape(-1), tol.reshape(-1)))
+                continue
             # Smoothing moves edge pixels by up to the local contrast: tolerate that much
             # more there, and stay strict on flat areas (which keep their exact colour).
-            inner = _stretched_sample(image, skin, sx, sy, step, phase)
             kernel = np.ones((3, 3), np.uint8)
             grad = cv2.morphologyEx(inner, cv2.MORPH_GRADIENT, kernel)
             tol = np.clip(grad.astype(np.int16) // 4 + skin.tolerance, 0, 255).astype(np.uint8)

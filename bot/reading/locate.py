@@ -8,6 +8,8 @@ For each skin (all known skins unless told):
    for the lattice's phase; the largest cluster on the winning phase seeds the board.
 3. **Extent** (:mod:`bot.reading.extent`): the cells around the seeds are classified, the
    board grown to its frame; a board that stops short of its cells is marked cut.
+4. **Phase** (:mod:`bot.reading.phase`): on a desktop scaled by a pixel-repeating scaler,
+   the board found is moved by a fraction of a pixel to where its sharp cells match.
 
 The candidate with the most confidently read cells wins, if it is whole (its four sides end at
 the game's frame, :mod:`bot.reading.whole`) and alone: any other clear reading, also one seen
@@ -25,6 +27,7 @@ import numpy as np
 
 from bot.errors import BoardNotFoundError, TwoBoardsError
 from bot.reading.extent import Candidate, Located
+from bot.reading.phase import refined_phase
 from bot.reading.recolour import learn_curve, looks_recoloured, rough_curves, seed_grids, toned_skin
 from bot.reading.regions import (
     Pitches,
@@ -63,6 +66,12 @@ def locate_board(frame_bgr: np.ndarray, skins: Sequence[Skin] | None = None) -> 
         raise BoardNotFoundError(
             f"no board found in the {frame.shape[1]}x{frame.shape[0]} picture (too small)"
         )
+    return refined_phase(frame, _locate_any(frame, skins))
+
+
+def _locate_any(frame: np.ndarray, skins: Sequence[Skin]) -> Located:
+    """The board in ``frame``: in the skins' own colours, else with a lossy picture's edges
+    widened, else through the screen's colours (see :func:`locate_board`)."""
     boards = _distinct(_candidates(frame, skins))
     # No skin's cells read clearly anywhere: perhaps the screen's colours are not the skins'
     # (a cut or covered board, read clearly in part, is refused as it is).
