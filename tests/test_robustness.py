@@ -43,7 +43,6 @@ NOT_EXACT_TODAY: dict[str, str] = {
     "jpeg-85": JPEG,
     "jpeg-95": JPEG,
     "brightness+20": BRIGHTER,
-    "scale-125-nearest": "xdemineur at 125 % nearest: cells below confidence",
 }
 
 
