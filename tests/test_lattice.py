@@ -138,6 +138,21 @@ def test_pitch_helpers() -> None:
     assert refine_pitch(profile, 31) == pytest.approx(31.5, abs=0.02)
 
 
+def test_large_cells_and_multiples_of_a_fractional_pitch() -> None:
+    import cv2
+
+    # gnome-mines scales its tiles to the window: an 8x8 board in 1200x1000 has ~113 px cells.
+    png = Path(__file__).parent / "fixtures" / "gnome-mines-sizes" / "w1200x1000-small-mid.png"
+    lat = find_lattice(cv2.imread(str(png)))
+    assert (lat.cols, lat.rows) == (8, 8)
+    assert lat.pitch_x == pytest.approx(113.5, abs=1.5)
+    # With room for large cells the best lag may be several cells (6 x 22.5 = 135); the cell
+    # is the fraction that scores as well, though no whole pixel is exactly 135 / 6.
+    edges = np.zeros((5, 900), bool)
+    edges[:, np.floor(3 + 22.5 * np.arange(40) + 0.5).astype(int)] = True
+    assert estimate_pitch(edges, 8, 290) in (22, 23)
+
+
 def test_lattice_cells_cut_every_cell_at_one_size() -> None:
     lat = Lattice(xs=(0, 33, 66, 98), ys=(0, 33, 66))
     image = np.arange(70 * 100 * 3, dtype=np.uint32).reshape(70, 100, 3).astype(np.uint8)

@@ -52,6 +52,12 @@ WEAK_STEP = EDGE_STEP // 2
 LONG_WEIGHT = 4.0
 #: Fewest cells along each axis for a lattice to count as a board.
 MIN_CELLS = 4
+#: Ratio of the two pitches beyond which the larger is taken for a multiple of the cell.
+SQUARE = 1.75
+#: Largest cell size looked for by default (px): 64 px tiles on a 300% desktop are 192 px, and
+#: games that scale tiles to the window (gnome-mines) draw 8x8 boards at over 110 px a cell.
+#: The image's size bounds it further (``min_cells`` cells must fit).
+MAX_PITCH = 300
 
 
 @dataclass(frozen=True)
@@ -194,7 +200,7 @@ def _inside(lines: tuple[int, ...], lo: int, hi: int) -> tuple[int, int]:
 def find_lattice(
     image: np.ndarray,
     min_pitch: int = 8,
-    max_pitch: int = 100,
+    max_pitch: int = MAX_PITCH,
     min_cells: int = MIN_CELLS,
 ) -> Lattice:
     """The board's lattice in a screenshot (BGR, BGRA or grey), or :class:`LatticeError`.
@@ -214,6 +220,13 @@ def find_lattice(
     max_pitch = max(min(max_pitch, w // min_cells, h // min_cells), min_pitch)
     px = estimate_pitch(ev, min_pitch, max_pitch)
     py = estimate_pitch(eh.T, min_pitch, max_pitch)
+    # Cells are about square: a pitch far above the other one is a multiple of the cell
+    # (noise beside a small board can outweigh its first harmonic on one axis), so that
+    # axis is looked at again for cells up to half as large again as the other axis's.
+    if px > SQUARE * py:
+        px = estimate_pitch(ev, min_pitch, max(int(1.5 * py), min_pitch))
+    elif py > SQUARE * px:
+        py = estimate_pitch(eh.T, min_pitch, max(int(1.5 * px), min_pitch))
 
     # Where do the edges repeat at the pitch? Dense there = the board.
     rv, rh = repeating(ev, px, 1), repeating(eh, py, 0)

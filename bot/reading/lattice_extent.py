@@ -63,6 +63,17 @@ def best_extent(
     return best
 
 
+#: Share of a block's pixels with an edge above which it is texture (a photo, noise), which
+#: has edges at every offset, the cell's too, but is no cell: cells are mostly flat inside.
+TEXTURE = 0.6
+
+
+def _textured(edges: np.ndarray, r0: int, r1: int, c0: int, c1: int) -> bool:
+    """Whether the middle ``c0..c1`` of a block over rows ``r0..r1`` is edges nearly all over."""
+    part = edges[r0:r1, c0:c1]
+    return bool(part.size) and float(part.mean()) >= TEXTURE
+
+
 def _extent(
     own_edges: np.ndarray,
     cross_edges: np.ndarray,
@@ -104,7 +115,9 @@ def _extent(
         # content (digits on a won board) that not every block has
         own_score = own[along.offsets.index(0)] if 0 in along.offsets else 0.0
         cross_score = float(np.mean(cross)) if cross else 0.0
-        oks.append(own_score >= 0.5 and cross_score >= 0.3)
+        oks.append(
+            own_score >= 0.5 and cross_score >= 0.3 and not _textured(own_edges, c0, c1, b0, b1)
+        )
     best = (0, 0)
     k = 0
     while k < len(oks):
@@ -175,12 +188,14 @@ def _block(view: View, a: int, b: int, x0: int, x1: int, m: int) -> np.ndarray:
 
 def _looks_like(block: np.ndarray, others: list[np.ndarray]) -> bool:
     """Whether ``block`` is drawn like one of ``others`` (mean colour difference), allowing a
-    one-pixel shift: on a scaled desktop lines are rounded to one pixel or the next."""
-    h, w = block.shape[0] - 2, block.shape[1] - 2
-    if h <= 0 or w <= 0:
-        return False
-    core = block[1 : 1 + h, 1 : 1 + w]
+    one-pixel shift: on a scaled desktop lines are rounded to one pixel or the next, so
+    blocks differ in size by a pixel or two too (compared over the size they share)."""
     for other in others:
+        h = min(block.shape[0], other.shape[0]) - 2
+        w = min(block.shape[1], other.shape[1]) - 2
+        if h <= 0 or w <= 0:
+            continue
+        core = block[1 : 1 + h, 1 : 1 + w]
         for dy in (0, -1, 1):
             for dx in (0, -1, 1):
                 part = other[1 + dy : 1 + dy + h, 1 + dx : 1 + dx + w]
@@ -214,6 +229,8 @@ def strip_is_board(
     if a < 1 or b + 1 >= view.side.shape[0] or b - a <= 2 * m:
         return False
     rows = view.side[a + m : b - m]
+    if _textured(view.own, a + m, b - m, across[c0], across[c1]):
+        return False
     full = [_hits(rows[:, max(x - 1, 0) : x + 2]) >= UNBROKEN - 0.05 for x in across[c0 : c1 + 1]]
     if lined and sum(full) >= 0.75 * len(full):
         return True

@@ -80,9 +80,15 @@ def fit_axis(profile: np.ndarray, coarse: int, lo: int, hi: int) -> list[Axis]:
     candidates = sorted(
         (o for o in offsets if folded[o] >= 0.9 * top), key=lambda o: -gap_before(o)
     )
-    slack = max(2, int(round(pitch * 0.06)))
     axes = []
     for boundary in candidates:
+        # A line moves from one pitch on by the layout's unevenness and the desktop's
+        # rounding (a pixel or two), never as far as the next periodic edge: both sides of
+        # a gap between tiles are strong, and a line that jumps the gap starts its cell a
+        # few pixels off, so its block no longer looks like its neighbours.
+        nearest = min((min((o - boundary) % whole, (boundary - o) % whole) for o in offsets
+                       if o != boundary), default=whole)  # fmt: skip
+        slack = max(1, min(int(round(pitch * 0.06)), 3, (nearest - 1) // 2))
         rel = sorted((o - boundary) % whole for o in offsets)
         pattern = np.zeros(whole + 1)
         for o in offsets:

@@ -9,6 +9,8 @@ from bot.errors import LatticeError
 
 #: A colour step (0-255, largest channel) that counts as an edge after smoothing.
 EDGE_STEP = 24
+#: Most pixels either side of a lag within which the autocorrelation's trough is looked for.
+TROUGH = 12
 
 
 def colour(image: np.ndarray) -> np.ndarray:
@@ -51,12 +53,20 @@ def _autocorrelation(edges: np.ndarray, max_lag: int) -> np.ndarray:
 
 
 def estimate_pitch(edges: np.ndarray, min_pitch: int, max_pitch: int) -> int:
-    """The lattice pitch (whole pixels) along axis 1 of a binary edge map.
+    """The lattice pitch (whole pixels, rounded half up) along axis 1 of a binary edge map.
 
-    The lag p scores the edge coincidences at p, 2p and 3p (each +-1 pixel, for fractional
-    pitches, and above the trough around it): a true pitch repeats at its multiples, while
-    the offsets inside one cell (a bevel two pixels in from the line) do not, and p/2 misses
-    every other line.
+    Pitches are tried in half pixels: p scores the edge coincidences at p, 2p and 3p (each
+    within a pixel, and above the trough around it): a true pitch repeats at its multiples,
+    while the offsets inside one cell (a bevel two pixels in from the line) do not, and p/2
+    misses every other line. A lag's coincidences are counted over two neighbouring lags: a
+    pitch of 22.5 px (18 px cells at 125%) puts half of them at 22 and half at 23, and on one
+    lag alone its first harmonic would score half its second (45 px, every pair exact), so
+    twice the cell would win.
+
+    >>> edges = np.zeros((5, 900), bool)
+    >>> edges[:, np.floor(3 + 22.5 * np.arange(40) + 0.5).astype(int)] = True
+    >>> estimate_pitch(edges, 8, 290)
+    23
     """
     max_lag = min(3 * max_pitch + 2, edges.shape[1] - 1)
     if max_lag < 2 * min_pitch:
@@ -65,36 +75,50 @@ def estimate_pitch(edges: np.ndarray, min_pitch: int, max_pitch: int) -> int:
     if corr[0] <= 0:
         raise LatticeError("no edges in the image: it is blank")
     corr = corr / corr[0]
-    padded = np.concatenate([corr, np.zeros(2)])
-    tolerant = np.maximum(np.maximum(padded[:-2], padded[1:-1]), padded[2:])
-    tolerant = np.concatenate([[tolerant[0]], tolerant])  # tolerant[d] = max corr[d-1..d+1]
+    pairs = np.concatenate([corr[:-1] + corr[1:], [corr[-1]]])  # pairs[d] = corr[d..d+1]
+
+    def peak(h2: int) -> float:
+        """The coincidences at lag ``h2 / 2``: the pairs of lags centred within a pixel."""
+        if h2 % 2:
+            return float(pairs[h2 // 2])
+        return float(max(pairs[max(h2 // 2 - 1, 0)], pairs[h2 // 2]))
+
     best, best_score = 0, -1.0
-    scores: dict[int, float] = {}
-    for p in range(min_pitch, max_pitch + 1):
-        harmonics = [k * p for k in (1, 2, 3) if k * p <= max_lag]
+    scores: dict[int, float] = {}  # by pitch in half pixels
+    for p2 in range(2 * min_pitch, 2 * max_pitch + 1):
+        harmonics = [k * p2 for k in (1, 2, 3) if k * p2 <= 2 * (max_lag - 1)]
         if len(harmonics) < 2:
             break
-        # Each peak counts above the trough around it (half a pitch either side): long edges
-        # (a toolbar, a status bar) add the same to every lag, and a fraction of the pitch
-        # (10 px for 29 px cells: 3 x 10 is within a pixel of 29) must not gain from that
-        # floor at its first two harmonics.
-        score = sum(
-            float(tolerant[h] - corr[max(h - p // 2, 0) : h + p // 2 + 1].min()) for h in harmonics
-        )
+        # Each peak counts above the trough around it: long edges (a toolbar, a status bar)
+        # add the same to every lag, and a fraction of the pitch (10 px for 29 px cells:
+        # 3 x 10 is within a pixel of 29) must not gain from that floor at its first two
+        # harmonics. The trough is looked for half a pitch either side, but no further than
+        # TROUGH: the lowest of a wider window is lower by chance where noise (a photo)
+        # makes the autocorrelation ragged, and large lags (multiples) would gain from it.
+        score = 0.0
+        for h2 in harmonics:
+            reach = min(p2 // 4, TROUGH)
+            lo, hi = max(h2 // 2 - reach, 0), (h2 + 1) // 2 + reach + 1
+            score += peak(h2) - 2 * float(corr[lo:hi].min())
         score *= 3 / len(harmonics)
-        scores[p] = score
+        scores[p2] = score
         if score > best_score * 1.02:  # prefer the smaller pitch on a near tie
-            best, best_score = p, score
+            best, best_score = p2, score
     if best == 0:
         raise LatticeError("no repeating cell pattern found")
     # A multiple of the pitch repeats too (every third line is a line): where a fraction of
-    # the best lag scores nearly as well, the fraction is the cell.
-    for m in (4, 3, 2):
-        near = [q for q in range(best // m - 1, best // m + 2) if abs(m * q - best) <= 1]
+    # the best lag scores nearly as well, the fraction is the cell. Every fraction down to
+    # the smallest pitch is tried, smallest first: with cells up to a few hundred pixels the
+    # best lag may be any multiple of a small cell. (A true pitch's own fractions score at
+    # most ~0.7 of it on the fixtures: their lags fall inside cells.)
+    for m in range(best // (2 * min_pitch), 1, -1):
+        # within a half pixel, and a quarter pixel a multiple, of best / m (in half pixels)
+        near = [q for q in range(best // m - 1, best // m + 2) if abs(m * q - best) <= 1 + m // 2]
         good = [q for q in near if scores.get(q, 0.0) >= 0.9 * best_score]
         if good:
-            return max(good, key=lambda q: scores[q])
-    return best
+            best = max(good, key=lambda q: scores[q])
+            break
+    return (best + 1) // 2
 
 
 def _shifted(mask: np.ndarray, d: int, axis: int) -> np.ndarray:
