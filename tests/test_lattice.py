@@ -186,3 +186,16 @@ def test_games_without_a_skin_are_found_whole_or_refused(game: str) -> None:
         assert abs(lat.pitch_x - round(lat.pitch_x)) < 0.05, png.name  # not "scaled"
         found += 1
     assert found == FOUND[game]
+
+
+def test_a_column_of_digits_does_not_halve_the_row_pitch() -> None:
+    """GNOME Mines' 46 px cells 20 levels brighter: the digits' strokes down the columns
+    repeat at 16 px, more strongly than the pale row gaps at 46; of two pitches far apart
+    each axis is looked at again near the other's, and the larger board kept."""
+    import cv2
+
+    image = cv2.imread(str(Path(__file__).parent / "fixtures" / "gnome-mines" / "small-lost.png"))
+    brighter = np.clip(image.astype(np.int16) + 20, 0, 255).astype(np.uint8)
+    lat = find_lattice(brighter)
+    assert lat.cols == 8
+    assert round(lat.pitch_x) == round(lat.pitch_y) == 46

@@ -33,16 +33,11 @@ SAMPLE = (
 #: Empty since the whole-board check (bot/reading/whole.py): cuts, covered sides, JPEG fragments,
 #: 250 % nearest and two boards are refused or read exactly.
 MISREAD_TODAY: dict[str, str] = {}
-BRIGHTER = (
-    "GNOME Mines small-mid 20 levels brighter: its empty cells' light gaps clip at white, and "
-    "no tone curve learnt from the seed cells reads them all (refused)"
-)
 JPEG = "JPEG artefacts put cells below the confidence threshold (GNOME Mines: found only in part)"
 #: Mild cases the current reader does not read exactly on the sample (refused, or misread).
 NOT_EXACT_TODAY: dict[str, str] = {
     "jpeg-85": JPEG,
     "jpeg-95": JPEG,
-    "brightness+20": BRIGHTER,
 }
 
 

@@ -44,6 +44,22 @@ class Grid:
     col_offsets: tuple[float, ...] = ()
     row_offsets: tuple[float, ...] = ()
 
+    @classmethod
+    def from_lines(cls, xs: tuple[int, ...], ys: tuple[int, ...]) -> Grid:
+        """The grid whose column lines are at ``xs`` and row lines at ``ys`` (a lattice found
+        without a skin, :class:`bot.reading.lattice.Lattice`): the mean pitch, each line's
+        offset from it.
+
+        >>> g = Grid.from_lines((0, 33, 65, 98), (0, 32))
+        >>> g.cols, g.rows, g.pitch_x, g.col_left(1), g.col_left(2)
+        (3, 1, 32.666666666666664, 33.0, 65.0)
+        """
+        px = (xs[-1] - xs[0]) / (len(xs) - 1)
+        py = (ys[-1] - ys[0]) / (len(ys) - 1)
+        cols = tuple(float(x - xs[0] - i * px) for i, x in enumerate(xs[:-1]))
+        rows = tuple(float(y - ys[0] - j * py) for j, y in enumerate(ys[:-1]))
+        return cls(float(xs[0]), float(ys[0]), px, py, len(xs) - 1, len(ys) - 1, cols, rows)
+
     def col_left(self, x: int) -> float:
         """Frame x of column ``x``'s left edge (``x`` may be ``cols``: the right edge)."""
         off = self.col_offsets[min(x, self.cols - 1)] if self.col_offsets else 0.0

@@ -209,7 +209,6 @@ def find_lattice(
     cells along each axis. The error says what was missing, so the caller can tell the user
     what to capture instead.
     """
-    import cv2
 
     vertical, horizontal = edge_maps(image)
     ev = vertical >= EDGE_STEP
@@ -220,14 +219,47 @@ def find_lattice(
     max_pitch = max(min(max_pitch, w // min_cells, h // min_cells), min_pitch)
     px = estimate_pitch(ev, min_pitch, max_pitch)
     py = estimate_pitch(eh.T, min_pitch, max_pitch)
-    # Cells are about square: a pitch far above the other one is a multiple of the cell
-    # (noise beside a small board can outweigh its first harmonic on one axis), so that
-    # axis is looked at again for cells up to half as large again as the other axis's.
-    if px > SQUARE * py:
-        px = estimate_pitch(ev, min_pitch, max(int(1.5 * py), min_pitch))
-    elif py > SQUARE * px:
-        py = estimate_pitch(eh.T, min_pitch, max(int(1.5 * px), min_pitch))
+    # Cells are about square: of two pitches far apart, the larger may be a multiple of the
+    # cell (noise beside a small board can outweigh its first harmonic on one axis), or the
+    # smaller a fraction of it (digits' strokes down a column of numbers): each axis is looked
+    # at again near the other's, and the pair giving the larger board is kept.
+    if max(px, py) <= SQUARE * min(px, py):
+        return _lattice_at(image, vertical, horizontal, px, py, min_cells)
+    big, small = max(px, py), min(px, py)
+    pairs = []
+    for again, edges in ((px == big, ev), (py == big, eh.T)):
+        near = (
+            estimate_pitch(edges, min_pitch, max(int(1.5 * small), min_pitch))
+            if again
+            else estimate_pitch(edges, max(int(big / 1.5), min_pitch), max_pitch)
+        )
+        pairs.append((near, py) if edges is ev else (px, near))
+    found: list[Lattice] = []
+    error = LatticeError("no repeating cell pattern found")
+    for qx, qy in dict.fromkeys(pairs):
+        try:
+            found.append(_lattice_at(image, vertical, horizontal, qx, qy, min_cells))
+        except LatticeError as exc:
+            error = exc
+    if not found:
+        raise error
+    return max(found, key=lambda lat: lat.cols * lat.rows)
 
+
+def _lattice_at(
+    image: np.ndarray,
+    vertical: np.ndarray,
+    horizontal: np.ndarray,
+    px: int,
+    py: int,
+    min_cells: int,
+) -> Lattice:
+    """The lattice at pitches ``(px, py)`` in ``image`` (edge strengths ``vertical`` and
+    ``horizontal``, see :func:`edge_maps`), or :class:`LatticeError`."""
+    import cv2
+
+    ev = vertical >= EDGE_STEP
+    eh = horizontal >= EDGE_STEP
     # Where do the edges repeat at the pitch? Dense there = the board.
     rv, rh = repeating(ev, px, 1), repeating(eh, py, 0)
     repeat = (rv | rh).astype(np.float32)

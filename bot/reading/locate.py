@@ -19,16 +19,25 @@ only once the board found is blanked out, makes it one of two boards (refused, b
 from __future__ import annotations
 
 import itertools
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import replace
 from functools import lru_cache
 
 import numpy as np
 
-from bot.errors import BoardNotFoundError, TwoBoardsError
+from bot.errors import BoardNotFoundError, LatticeError, TwoBoardsError
 from bot.reading.extent import Candidate, Located
+from bot.reading.grid import Grid
+from bot.reading.lattice import find_lattice
 from bot.reading.phase import refined_phase
-from bot.reading.recolour import learn_curve, looks_recoloured, rough_curves, seed_grids, toned_skin
+from bot.reading.recolour import (
+    aligned_seeds,
+    learn_curve,
+    looks_recoloured,
+    rough_curves,
+    seed_grids,
+    toned_skin,
+)
 from bot.reading.regions import (
     Pitches,
     key_colours,
@@ -45,6 +54,11 @@ __all__ = ["Located", "locate_board"]
 OTHER_PASSING = 0.1
 
 
+#: Where seed cells come from, in turn, for every skin and rough shift: the anchors at the
+#: pitches the skin's colours suggest, at the others, then the lattice found without a skin
+#: (through a shift as rough as the screen's the anchors may match nowhere: GNOME Mines'
+#: cells drawn at 46 px, 20 levels brighter).
+SEED_STAGES = ("first", "later", "lattice")
 #: Most blocks of seed cells a screen's tone curve is sought from, per rough shift ...
 MAX_SEEDS = 3
 #: ... and the fewest cells a block must have.
@@ -112,33 +126,58 @@ def _locate_recoloured(frame: np.ndarray, skins: Sequence[Skin]) -> Located | No
     two boards) are the picture's: they are raised."""
     shifts = [(skin, rough, toned_skin(skin, rough)) for skin in skins
               for rough in rough_curves(frame, skin)]  # fmt: skip
-    # Every skin at the pitches its colours suggest first; the others only when none reads.
-    for later, (skin, rough, shifted) in itertools.product((False, True), shifts):
-        curve = None
-        for seeds in seed_grids(frame, shifted, later)[:MAX_SEEDS]:
+    lattice: list[list[Grid]] = []  # found once, when first asked for
+    for stage, (skin, rough, shifted) in itertools.product(SEED_STAGES, shifts):
+        for seeds in _seed_blocks(frame, shifted, stage, lattice):
             if seeds.cols * seeds.rows < MIN_SEED_CELLS:
                 continue  # a cell or two: too few colours to learn a screen's curve from
             curve = learn_curve(frame, seeds, skin, rough)
-            if curve is not None:
-                break
-        if curve is None:
-            # No curve reads the seeds: not this skin's cells recoloured (with the rough shift
-            # alone, a JPEG sgt-mines board passed for winmine's within its distance limit).
-            continue
-        # The curve learnt, else the rough shift that found the seeds: a curve learnt from
-        # few colours (a fresh board's covered cells) can miss what the screen clips.
-        curves = (curve,) if curve is rough else (curve, rough)
-        for toned in [toned_skin(skin, c) for c in curves]:
-            try:
-                located = _locate(frame, [toned])
-            except TwoBoardsError:
-                raise
-            except BoardNotFoundError:
+            if curve is None:
+                # Not this skin's cells recoloured (with the rough shift alone, a JPEG
+                # sgt-mines board passed for winmine's within its distance limit).
                 continue
-            if looks_recoloured(frame, located.grid, toned):
-                return replace(located, skin=skin)
-            # else another game's cells, only like the skin's through the curve
+            # The curve learnt, else the rough shift that found the seeds: a curve learnt
+            # from few colours (a fresh board's covered cells) can miss what the screen clips.
+            curves = (curve,) if curve is rough else (curve, rough)
+            for toned in [toned_skin(skin, c) for c in curves]:
+                try:
+                    located = _locate(frame, [toned])
+                except TwoBoardsError:
+                    raise
+                except BoardNotFoundError:
+                    continue
+                if looks_recoloured(frame, located.grid, toned):
+                    return replace(located, skin=skin)
+                # else another game's cells, only like the skin's through the curve
     return None
+
+
+def _seed_blocks(
+    frame: np.ndarray, shifted: Skin, stage: str, lattice: list[list[Grid]]
+) -> Iterator[Grid]:
+    """Blocks of cells to learn the screen's tone curve from, for the skin under a rough shift
+    ``shifted``, at one of :data:`SEED_STAGES`: the anchor matches'
+    (:func:`~bot.reading.recolour.seed_grids`) at the pitches the skin's colours suggest, at
+    the others, and last the lattice found without a skin (kept in ``lattice``), as found and
+    then where the skin's cells read most surely."""
+    if stage != "lattice":
+        yield from seed_grids(frame, shifted, stage == "later")[:MAX_SEEDS]
+        return
+    if not lattice:
+        lattice.append(_lattice_seeds(frame))
+    for grid in lattice[0]:
+        yield grid
+        yield aligned_seeds(frame, grid, shifted)
+
+
+def _lattice_seeds(frame: np.ndarray) -> list[Grid]:
+    """The cells of the lattice :func:`~bot.reading.lattice.find_lattice` finds in ``frame``
+    (no skin needed), as a block to learn a screen's tone curve from; none if it finds none."""
+    try:
+        found = find_lattice(frame)
+    except LatticeError:
+        return []
+    return [Grid.from_lines(found.xs, found.ys)]
 
 
 def _candidates(

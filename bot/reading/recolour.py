@@ -143,6 +143,28 @@ def learn_curve(frame: np.ndarray, grid: Grid, skin: Skin, rough: ToneCurve) -> 
     return None
 
 
+def aligned_seeds(frame: np.ndarray, lattice: Grid, skin: Skin) -> Grid:
+    """``lattice`` (cells found without a skin, :func:`~bot.reading.lattice.find_lattice`)
+    moved by whole pixels, up to half a cell each way, to where ``skin``'s cells (the skin
+    under a rough shift) read most surely: a finder that knows no skin may put the cells'
+    boundary on the other side of the gap between tiles, and a curve is learnt only from
+    cells cut where the skin cuts them. Coarse steps, then the pixels beside the best."""
+    from bot.reading.classify import classify_cells
+
+    def sureness(dx: int, dy: int) -> float:
+        moved = replace(lattice, left=lattice.left + dx, top=lattice.top + dy)
+        return float(classify_cells(frame, moved, skin).confidence.mean())
+
+    at = (0, 0)
+    for axis, half in ((0, int(lattice.pitch_x // 2)), (1, int(lattice.pitch_y // 2))):
+        for moves in (range(-half, half + 1, 2), (-1, 1)):
+            base = at
+            trials = [(base[0] + m, base[1]) if axis == 0 else (base[0], base[1] + m)
+                      for m in moves]  # fmt: skip
+            at = max([base, *trials], key=lambda t: sureness(*t))
+    return replace(lattice, left=lattice.left + at[0], top=lattice.top + at[1])
+
+
 def seed_grids(frame: np.ndarray, skin: Skin, later: bool = False) -> list[Grid]:
     """Blocks of cells of a board in ``frame`` (the skin's colours, or nearly), to learn its
     screen's tone curve from: those spanned by all the anchor matches on one lattice, then by

@@ -330,9 +330,7 @@ def unread_cells(
         if shot.labels is None:
             continue
         lat = shot.lattice
-        cols = tuple(x - lat.left - i * lat.pitch_x for i, x in enumerate(lat.xs[:-1]))
-        rows = tuple(y - lat.top - j * lat.pitch_y for j, y in enumerate(lat.ys[:-1]))
-        grid = Grid(lat.left, lat.top, lat.pitch_x, lat.pitch_y, lat.cols, lat.rows, cols, rows)
+        grid = Grid.from_lines(lat.xs, lat.ys)
         scores = classify_cells(shot.image[..., :3], grid, skin)
         clear = (scores.confidence >= skin.min_confidence) & (scores.margin >= skin.min_margin)
         cells = lat.cells(shot.image, size)[..., :3]
