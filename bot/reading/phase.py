@@ -37,9 +37,10 @@ PHASE_CELLS = 48
 
 def refined_phase(frame: np.ndarray, located: Located) -> Located:
     """``located`` with its grid moved by a fraction of a pixel each way to where the cells
-    match the templates of the class they read as best; unchanged but at the scales a
-    pixel-repeating scaler draws (:func:`~bot.reading.banks.nearest_phases`), when every
-    cell already matches exactly, or when no move matches better.
+    match the sharp images of the class they read as (at least :data:`SHARP_MATCH`);
+    unchanged but at the scales a pixel-repeating scaler draws
+    (:func:`~bot.reading.banks.nearest_phases`), when the cells already match exactly, or
+    when no move makes them.
 
     >>> from bot.reading.grid import Grid
     >>> from bot.reading.skins import find_skin
