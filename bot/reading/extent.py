@@ -151,6 +151,13 @@ def board_extent(
         short = _stops_short(frame, lattice, grown, (kx, ky))
         if grown[0] == fitted:
             break  # every line of the window placed: no better to be had
+    if shifts is not None and not short and _clear_cells(grown, skin) < _box_cells(grown):
+        # A board whole but for cells that do not read: lines no anchor placed (the last
+        # columns of a won board, all flags and numbers) may be off by a few pixels there.
+        refit = _fit_offsets(frame, skin, lattice, grown[0], step, reach)
+        regrown = _grow(frame, skin, refit, grown[0], (kx, ky), step, noisy)
+        if regrown is not None and _clear_cells(regrown, skin) > _clear_cells(grown, skin):
+            lattice, grown = refit, regrown
     (wx0, wy0, _, _), scores, (bx0, by0, bx1, by1) = grown
     if (bx1 - bx0 + 1) * (by1 - by0 + 1) < 4:
         return None
@@ -238,6 +245,21 @@ def _grow(
         wx0, wy0 = max(kx0, wx0 - grow[0]), max(ky0, wy0 - grow[1])
         wx1, wy1 = min(kx1, wx1 + grow[2]), min(ky1, wy1 + grow[3])
     return (wx0, wy0, wx1, wy1), scores, (int(bx0), int(by0), int(bx1), int(by1))
+
+
+def _box_cells(grown: _Grown) -> int:
+    bx0, by0, bx1, by1 = grown[2]
+    return (bx1 - bx0 + 1) * (by1 - by0 + 1)
+
+
+def _clear_cells(grown: _Grown, skin: Skin) -> int:
+    """How many cells of the board's box read clearly (as the reader asks)."""
+    _, scores, (bx0, by0, bx1, by1) = grown
+    box = (slice(by0, by1 + 1), slice(bx0, bx1 + 1))
+    clear = (scores.confidence[box] >= skin.min_confidence) & (
+        scores.margin[box] >= skin.min_margin
+    )
+    return int(clear.sum())
 
 
 def _stops_short(
