@@ -8,7 +8,9 @@ said why it would not read it), or misread (a board given that differs: a wrong 
 board of another size). A misread is the one outcome never allowed.
 
 Figures: ``python -m tests.tune_games [GAME ...]`` prints, per game, the fixtures exact /
-refused / misread and why each refused one was refused.
+refused / misread and why each refused one was refused; then per cell size the game draws
+(KMines draws each level's cells at another size), tuned from that size's mid-game shot, and
+again with its lost board labelled too (the classes a loss shows, taught as the README says).
 """
 
 from __future__ import annotations
@@ -81,8 +83,30 @@ def tune_game(
     return work / "skins"
 
 
-def read_fixtures(game: str, skins: Path) -> Outcome:
-    """Read every fixture of ``game`` with the skin ``t-<game>`` from ``skins``."""
+#: Games whose cells are drawn at another size on each level (KMines fills its window): a skin
+#: is learnt per size, from that level's fixtures (``<level>-NAME``).
+LEVELS_DRAWN_APART = {"kmines": ("easy", "medium", "hard"), "kmines-classic": ("easy", "medium")}
+
+
+def level_recipes(game: str) -> dict[str, tuple[Recipe, tuple[str, ...]]]:
+    """Per cell size of ``game`` (its levels drawn apart, else one for all): the recipe (one
+    labelled shot: mid-game, else the first click; the fresh board unlabelled) and the shots
+    that teach more classes afterwards (the lost board, labelled), by the names they cover."""
+    names = sorted(p.stem for p in (FIXTURES / game).glob("*.png"))
+    out: dict[str, tuple[Recipe, tuple[str, ...]]] = {}
+    for level in LEVELS_DRAWN_APART.get(game, ("",)):
+        # One size for all levels: the shots of the level the game's recipe is tuned from.
+        prefix = f"{level or RECIPES[game].labelled.split('-')[0]}-"
+        labelled = next(f"{prefix}{k}" for k in ("mid", "first") if f"{prefix}{k}" in names)
+        fresh = tuple(n for n in (f"{prefix}fresh",) if n in names)
+        lost = tuple(n for n in (f"{prefix}lost",) if n in names)
+        out[level or "all"] = (Recipe(labelled, fresh), lost)
+    return out
+
+
+def read_fixtures(game: str, skins: Path, only: str = "") -> Outcome:
+    """Read every fixture of ``game`` (named ``only``..., when given) with the skin
+    ``t-<game>`` from ``skins``."""
     import cv2
 
     from bot.errors import MinebotError
@@ -91,7 +115,7 @@ def read_fixtures(game: str, skins: Path) -> Outcome:
 
     skin = find_skin(f"t-{game}", dirs=[skins])
     outcome = Outcome(game)
-    for png in sorted((FIXTURES / game).glob("*.png")):
+    for png in sorted((FIXTURES / game).glob(f"{only}*.png")):
         want = png.with_suffix(".txt").read_text(encoding="utf-8").strip("\n")
         try:
             got = str(read_image(cv2.imread(str(png)), [skin]).board)
@@ -127,6 +151,27 @@ def main(argv: list[str]) -> int:
         for name, result in outcome.results.items():
             if result != "exact":
                 print(f"    {name}: {result[:150]}")
+    print("\nPer cell size, tuned from that size's shots, then taught its lost board:")
+    for game in argv or sorted(RECIPES):
+        for level, (recipe, later) in level_recipes(game).items():
+            only = "" if level == "all" else f"{level}-"
+            steps: list[tuple[tuple[str, ...], str]] = [((), "one labelled shot")]
+            if later:
+                steps.append((later, f"+ {', '.join(later)} labelled"))
+            for also, how in steps:
+                with tempfile.TemporaryDirectory() as tmp:
+                    try:
+                        outcome = read_fixtures(
+                            game, tune_game(game, Path(tmp), recipe, also), only
+                        )
+                    except TuneError as refused:
+                        print(f"  {game} {level}: tune refused ({how}): {str(refused)[:120]}")
+                        continue
+                print(f"  {game} {level}: {outcome.summary().split(': ', 1)[1]}  ({recipe.labelled}"
+                      f" {how})")  # fmt: skip
+                for name, result in outcome.results.items():
+                    if result != "exact":
+                        print(f"      {name}: {result[:120]}")
     return 0
 
 

@@ -171,6 +171,8 @@ def run(args: argparse.Namespace) -> int:
         )
     write_program(result.folder, program, button)
     print(f"skin tolerance {result.tolerance}; wrote {result.folder} in {seconds:.2f} s")
+    for file, why in result.unread:
+        print(f"warning: the skin does not read {file} back, as replay and play will: {why}")
     if "restart" not in program:
         print(
             "warning: no --restart-key or --restart-button: play cannot start the next game "

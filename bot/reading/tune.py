@@ -43,6 +43,7 @@ from bot.reading.tune_cells import (
     cell_size,
     check_unscaled,
     group_cells,
+    groups_like_surroundings,
     inset_for,
     load_shot,
     surroundings_read_as_cells,
@@ -129,6 +130,9 @@ class TuneResult:
     groups_file: Path | None = None
     derived: list[Group] = field(default_factory=list)  # variants made, not seen
     tolerance: int = TOLERANCE  # the skin's per-channel match tolerance
+    #: Labelled screenshots the skin written does not read back as the reader (finding the
+    #: board itself) reads a screenshot: (file name, why), see :func:`read_back`.
+    unread: list[tuple[str, str]] = field(default_factory=list)
 
 
 def read_program(path: Path, name: str) -> str:
@@ -208,12 +212,17 @@ def tune(
     if lacking:
         what = "; ".join(f"'{c}': capture {REQUIRED[c]}" for c in lacking)
         raise TuneError(f"too few cells to learn every class the bot needs: {what}")
+    tolerance = match_tolerance(groups, shots, size, inset)
     if mask is not None:
         derived = line_variants(groups, mask)
+        # Not a look the window around the board has: a line drawn along the board's own
+        # frame (KMines' dark border) given to an empty cell let the grey window pass for a
+        # ring of empty cells round the board.
+        alike = groups_like_surroundings(shots, derived, size, inset, tolerance)
+        derived = [g for g, near in zip(derived, alike, strict=True) if not near]
         groups = groups + derived
         result.groups = groups
         result.derived = derived
-    tolerance = match_tolerance(groups, shots, size, inset)
     result.tolerance = tolerance
     result.reports = skin_report(groups, shots, size, inset, tolerance)
     folder = write_skin(
@@ -234,4 +243,30 @@ def tune(
     if program_text is not None:
         write_text(folder / "program.json", program_text, "program description")
     result.folder = folder
+    result.unread = read_back(folder, shots)
     return result
+
+
+def read_back(folder: Path, shots: Sequence[Shot]) -> list[tuple[str, str]]:
+    """The labelled ``shots`` the skin in ``folder`` does not read as their labels when it
+    finds the board itself, as ``replay`` and ``play`` will (tune cut the cells from its own
+    lattice): each file name and why (the reader's refusal, or the board it read instead)."""
+    from bot.reading.read import read_image
+    from bot.reading.skins import load_skin
+    from solver.errors import MinebotError
+
+    skin = load_skin(folder)
+    unread = []
+    for shot in shots:
+        if shot.labels is None:
+            continue
+        try:
+            board = read_image(shot.image[..., :3], [skin]).board
+        except MinebotError as refused:
+            unread.append((shot.path.name, str(refused)))
+            continue
+        rows = str(board).splitlines()
+        if rows != list(shot.labels):
+            unread.append((shot.path.name, f"read as a {len(rows[0])}x{len(rows)} board unlike "
+                                           "its labels"))  # fmt: skip
+    return unread

@@ -259,8 +259,38 @@ def surroundings_read_as_cells(
     Minesweeper: black inside a dotted edge) looks, without its outline, like any flat area
     of that tone: the black header above the board then reads as empty cells.
     """
+    return int(sum(same.any(axis=1).sum() for same in _ring_alike(shots, groups, size, inset,
+                                                                   tolerance)))  # fmt: skip
+
+
+def groups_like_surroundings(
+    shots: Sequence[Shot],
+    groups: Sequence[Group],
+    size: tuple[int, int],
+    inset: int,
+    tolerance: int,
+) -> list[bool]:
+    """For each group, whether a lattice cell just outside a board looks the same (as
+    :func:`surroundings_read_as_cells` compares): a variant made for a class (another line
+    colour) that the window around the board passes for would let the board grow into it."""
+    alike = np.zeros(len(groups), bool)
+    for same in _ring_alike(shots, groups, size, inset, tolerance):
+        alike |= same.any(axis=0)
+    return [bool(a) for a in alike]
+
+
+def _ring_alike(
+    shots: Sequence[Shot],
+    groups: Sequence[Group],
+    size: tuple[int, int],
+    inset: int,
+    tolerance: int,
+) -> list[np.ndarray]:
+    """Per screenshot, ``[ring cells, groups]``: which ring cell looks the same as which group."""
+    if not groups:
+        return []
     reps = np.stack([g.image[..., :3] for g in groups]).astype(np.int16)
-    found = 0
+    out = []
     for shot in shots:
         ring = _ring_cells(shot, size)
         if not len(ring):
@@ -268,9 +298,8 @@ def surroundings_read_as_cells(
         h, w = size[1], size[0]
         a = ring[:, None, inset : h - inset, inset : w - inset].astype(np.int16)
         b = reps[None, :, inset : h - inset, inset : w - inset]
-        same = (np.abs(a - b).max(axis=4) <= tolerance).mean(axis=(2, 3)) >= SAME_SHARE
-        found += int(same.any(axis=1).sum())
-    return found
+        out.append((np.abs(a - b).max(axis=4) <= tolerance).mean(axis=(2, 3)) >= SAME_SHARE)
+    return out
 
 
 def _ring_cells(shot: Shot, size: tuple[int, int]) -> np.ndarray:
