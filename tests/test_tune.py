@@ -373,11 +373,14 @@ def test_rerun_keeps_the_names_already_given(work: Path, tmp_path: Path) -> None
 
 def test_labelled_shots_are_read_back_as_replay_reads_them(tmp_path: Path) -> None:
     """Tune cuts cells from its own lattice; the skin must also read each labelled screenshot
-    when the reader finds the board itself. KMines' default theme draws open cells see-through
-    over its grey window, so its board is grown into the window and refused as cut: tune says
-    so (a warning naming the screenshot), where xbomb's reads back."""
+    when the reader finds the board itself, as replay and play do. Wine's Minesweeper at
+    beginner, tuned from its mid-game shot alone, is found only in part (the black header's
+    look above the board): tune says so, naming the screenshot; xbomb's and KMines' medium
+    board (see-through empty cells over a grey window) read back."""
     fixtures = Path(__file__).parent / "fixtures"
-    for game, name, unread in (("xbomb", "expert-mid", False), ("kmines", "medium-mid", True)):
+    cases = (("xbomb", "expert-mid", False), ("kmines", "medium-mid", False),
+             ("winemine", "beginner-mid", True))  # fmt: skip
+    for game, name, unread in cases:
         shots = tmp_path / game
         shots.mkdir()
         for suffix in (".png", ".txt"):

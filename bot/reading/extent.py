@@ -227,7 +227,7 @@ def _grow(
         good = (scores.confidence >= (1 + skin.min_confidence) / 2) & (
             scores.margin >= skin.min_margin
         )
-        count, labels = cv2.connectedComponents(good.astype(np.uint8), connectivity=8)
+        count, labels = cv2.connectedComponents(good.astype(np.uint8), connectivity=4)
         votes = np.bincount(labels[ky - wy0, kx - wx0], minlength=count)
         votes[0] = 0
         if votes.max() == 0:
