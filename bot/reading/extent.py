@@ -158,6 +158,7 @@ def board_extent(
         regrown = _grow(frame, skin, refit, grown[0], (kx, ky), step, noisy)
         if regrown is not None and _clear_cells(regrown, skin) > _clear_cells(grown, skin):
             lattice, grown = refit, regrown
+    grown = _side_by_side(frame, skin, lattice, grown, (kx, ky))
     (wx0, wy0, _, _), scores, (bx0, by0, bx1, by1) = grown
     if (bx1 - bx0 + 1) * (by1 - by0 + 1) < 4:
         return None
@@ -214,7 +215,6 @@ def _grow(
     """Classify ``window`` (lattice indices) and keep the connected group of confidently read
     cells holding most seeds, widening the window while the group reaches its edge (cheaper
     than the whole search area)."""
-    import cv2
 
     kx0, ky0, kx1, ky1 = lattice.limits
     wx0, wy0, wx1, wy1 = window
@@ -222,18 +222,10 @@ def _grow(
     for _ in range(50):
         grid = lattice.grid(wx0, wy0, wx1, wy1)
         scores = classify_cells(frame, grid, skin, step, lossy=noisy)
-        # Stricter than reading: a cell must match clearly to extend the board, so look-alike
-        # areas next to it (a margin of the same grey) stay out; the reader judges every cell.
-        good = (scores.confidence >= (1 + skin.min_confidence) / 2) & (
-            scores.margin >= skin.min_margin
-        )
-        count, labels = cv2.connectedComponents(good.astype(np.uint8), connectivity=4)
-        votes = np.bincount(labels[ky - wy0, kx - wx0], minlength=count)
-        votes[0] = 0
-        if votes.max() == 0:
+        box = _seeded_box(_good(scores, skin), (kx - wx0, ky - wy0), 8)
+        if box is None:
             return None
-        ys, xs = np.nonzero(labels == votes.argmax())
-        bx0, by0, bx1, by1 = xs.min(), ys.min(), xs.max(), ys.max()
+        bx0, by0, bx1, by1 = box
         grow = (
             4 * (bx0 == 0 and wx0 > kx0),
             4 * (by0 == 0 and wy0 > ky0),
@@ -245,6 +237,55 @@ def _grow(
         wx0, wy0 = max(kx0, wx0 - grow[0]), max(ky0, wy0 - grow[1])
         wx1, wy1 = min(kx1, wx1 + grow[2]), min(ky1, wy1 + grow[3])
     return (wx0, wy0, wx1, wy1), scores, (int(bx0), int(by0), int(bx1), int(by1))
+
+
+def _good(scores: CellScores, skin: Skin) -> np.ndarray:
+    """The cells that extend a board: stricter than reading, a cell must match clearly, so
+    look-alike areas next to it (a margin of the same grey) stay out; the reader judges every
+    cell."""
+    return (scores.confidence >= (1 + skin.min_confidence) / 2) & (scores.margin >= skin.min_margin)
+
+
+def _seeded_box(
+    good: np.ndarray, seeds: tuple[np.ndarray, np.ndarray], connectivity: int
+) -> tuple[int, int, int, int] | None:
+    """The box ``(x0, y0, x1, y1)`` (inclusive) of the connected group of ``good`` cells that
+    holds most ``seeds`` (window indices), or None when no seed is good."""
+    import cv2
+
+    kx, ky = seeds
+    count, labels = cv2.connectedComponents(good.astype(np.uint8), connectivity=connectivity)
+    votes = np.bincount(labels[ky, kx], minlength=count)
+    votes[0] = 0
+    if votes.max() == 0:
+        return None
+    ys, xs = np.nonzero(labels == votes.argmax())
+    return int(xs.min()), int(ys.min()), int(xs.max()), int(ys.max())
+
+
+def _side_by_side(
+    frame: np.ndarray,
+    skin: Skin,
+    lattice: _Lattice,
+    grown: _Grown,
+    seeds: tuple[np.ndarray, np.ndarray],
+) -> _Grown:
+    """``grown``, or, when it is not a whole board, the group of its cells that touch side by
+    side if that one is: a window that looks like see-through empty cells (KMines' grey) may
+    join the board at a corner past its frame, while a lost board's mines may leave the board's
+    own cells joined only at corners."""
+    window, scores, box = grown
+    wx0, wy0 = window[:2]
+    if board_problem(frame, lattice.grid(wx0 + box[0], wy0 + box[1], wx0 + box[2],
+                                         wy0 + box[3])) is None:  # fmt: skip
+        return grown
+    kx, ky = seeds
+    inside = (kx >= wx0) & (kx <= window[2]) & (ky >= wy0) & (ky <= window[3])
+    side = _seeded_box(_good(scores, skin), (kx[inside] - wx0, ky[inside] - wy0), 4)
+    if side is None or side == box:
+        return grown
+    grid = lattice.grid(wx0 + side[0], wy0 + side[1], wx0 + side[2], wy0 + side[3])
+    return (window, scores, side) if board_problem(frame, grid) is None else grown
 
 
 def _box_cells(grown: _Grown) -> int:
