@@ -276,16 +276,15 @@ def _side_by_side(
     own cells joined only at corners."""
     window, scores, box = grown
     wx0, wy0 = window[:2]
-    if board_problem(frame, lattice.grid(wx0 + box[0], wy0 + box[1], wx0 + box[2],
-                                         wy0 + box[3])) is None:  # fmt: skip
-        return grown
     kx, ky = seeds
     inside = (kx >= wx0) & (kx <= window[2]) & (ky >= wy0) & (ky <= window[3])
     side = _seeded_box(_good(scores, skin), (kx[inside] - wx0, ky[inside] - wy0), 4)
-    if side is None or side == box:
+    if side is None or side == box:  # the common case: no whole-board check to pay for
         return grown
-    grid = lattice.grid(wx0 + side[0], wy0 + side[1], wx0 + side[2], wy0 + side[3])
-    return (window, scores, side) if board_problem(frame, grid) is None else grown
+    grids = [lattice.grid(wx0 + b[0], wy0 + b[1], wx0 + b[2], wy0 + b[3]) for b in (box, side)]
+    if board_problem(frame, grids[0]) is None or board_problem(frame, grids[1]) is not None:
+        return grown
+    return (window, scores, side)
 
 
 def _box_cells(grown: _Grown) -> int:
