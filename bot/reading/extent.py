@@ -270,10 +270,10 @@ def _side_by_side(
     grown: _Grown,
     seeds: tuple[np.ndarray, np.ndarray],
 ) -> _Grown:
-    """``grown``, or, when it is not a whole board, the group of its cells that touch side by
-    side if that one is: a window that looks like see-through empty cells (KMines' grey) may
-    join the board at a corner past its frame, while a lost board's mines may leave the board's
-    own cells joined only at corners."""
+    """``grown``, or the group of its cells that touch side by side when that one is a whole
+    board: a window that looks like see-through empty cells (KMines' grey) may join the board
+    at a corner past its frame, while a lost board's mines may leave the board's own cells
+    joined only at corners (then the smaller group is not whole, and ``grown`` stays)."""
     window, scores, box = grown
     wx0, wy0 = window[:2]
     kx, ky = seeds
@@ -281,10 +281,10 @@ def _side_by_side(
     side = _seeded_box(_good(scores, skin), (kx[inside] - wx0, ky[inside] - wy0), 4)
     if side is None or side == box:  # the common case: no whole-board check to pay for
         return grown
-    grids = [lattice.grid(wx0 + b[0], wy0 + b[1], wx0 + b[2], wy0 + b[3]) for b in (box, side)]
-    if board_problem(frame, grids[0]) is None or board_problem(frame, grids[1]) is not None:
-        return grown
-    return (window, scores, side)
+    # The group is part of the grown one: if it ends at frames all round, the rest lies
+    # beyond them.
+    grid = lattice.grid(wx0 + side[0], wy0 + side[1], wx0 + side[2], wy0 + side[3])
+    return (window, scores, side) if board_problem(frame, grid) is None else grown
 
 
 def _box_cells(grown: _Grown) -> int:
