@@ -151,9 +151,13 @@ def aligned_seeds(frame: np.ndarray, lattice: Grid, skin: Skin) -> Grid:
     cells cut where the skin cuts them. Coarse steps, then the pixels beside the best."""
     from bot.reading.classify import classify_cells
 
+    seen: dict[tuple[int, int], float] = {}  # each move is classified once
+
     def sureness(dx: int, dy: int) -> float:
-        moved = replace(lattice, left=lattice.left + dx, top=lattice.top + dy)
-        return float(classify_cells(frame, moved, skin).confidence.mean())
+        if (dx, dy) not in seen:
+            moved = replace(lattice, left=lattice.left + dx, top=lattice.top + dy)
+            seen[dx, dy] = float(classify_cells(frame, moved, skin).confidence.mean())
+        return seen[dx, dy]
 
     at = (0, 0)
     for axis, half in ((0, int(lattice.pitch_x // 2)), (1, int(lattice.pitch_y // 2))):
