@@ -247,11 +247,11 @@ def score_cells(
     for j in range(m):
         cv2.absdiff(samples, diff[j], dst=diff[j])
     if bank.tol_all is not None:  # one tolerance everywhere: no per-sample gather
-        off = _far_pixels(diff.reshape(m * n, d), bank.tol_all)
+        off = far_pixels(diff.reshape(m * n, d), bank.tol_all)
     else:
         tol = state.scratch("tol", (m, n, d))
         np.take(bank.tol, chosen.T, axis=0, out=tol)
-        off = _far_pixels(diff.reshape(m * n, d), tol.reshape(m * n, d))
+        off = far_pixels(diff.reshape(m * n, d), tol.reshape(m * n, d))
     score = 1.0 - off.reshape(m, n).T / (bank.mask.sum() / 3)  # [N, m]
     rms = np.sqrt(np.maximum(class_d2, 0) / ranked.shape[1])
     if groups == 1:
@@ -290,15 +290,15 @@ def cross_products(
     return cross, norms
 
 
-def _far_pixels(diff: np.ndarray, tol: np.ndarray | int) -> np.ndarray:
+def far_pixels(diff: np.ndarray, tol: np.ndarray | int) -> np.ndarray:
     """Per row of ``diff`` ``[M, P * 3]`` (BGR samples), how many pixels have a channel off by
     more than ``tol`` (an array like ``diff`` or one number; masked samples carry a tolerance
     of 255, so they never count). ``diff`` is overwritten.
 
     >>> diff = np.array([[0, 9, 0, 3, 3, 3], [255, 0, 0, 0, 0, 0]], np.uint8)
-    >>> _far_pixels(diff.copy(), np.full(diff.shape, 4, np.uint8)).tolist()
+    >>> far_pixels(diff.copy(), np.full(diff.shape, 4, np.uint8)).tolist()
     [1, 1]
-    >>> _far_pixels(diff, 4).tolist()
+    >>> far_pixels(diff, 4).tolist()
     [1, 1]
     """
     import cv2

@@ -21,7 +21,7 @@ import numpy as np
 
 from bot.reading.banks import TemplateBank, nearest_phases, sample_step, template_bank
 from bot.reading.extent import Located
-from bot.reading.matching import cell_scale, sample_cells, score_cells
+from bot.reading.matching import cell_scale, far_pixels, sample_cells, score_cells
 from bot.reading.state import ReaderState
 
 #: Moves of the lattice tried along each axis (px), coarse, then around the best one, fine.
@@ -89,12 +89,16 @@ def refined_phase(frame: np.ndarray, located: Located) -> Located:
 def _class_match(samples: np.ndarray, bank: TemplateBank, classes: np.ndarray) -> float:
     """Mean over ``samples`` (``[N, D]``) of the share of pixels within tolerance of the best
     template of the class each reads as (``classes``: indices into ``bank.classes``)."""
+    import cv2
+
     pixels = bank.mask.sum() / 3
     total = 0.0
     for cls in np.unique(classes):
         rows = slice(bank.starts[cls], bank.starts[cls + 1])
-        cells = samples[classes == cls].astype(np.int16)[:, None, :]
-        far = np.abs(bank.u8[rows].astype(np.int16)[None] - cells) > bank.tol[rows][None]
-        far = far[..., 0::3] | far[..., 1::3] | far[..., 2::3]  # any channel (BGR)
-        total += float((1.0 - far.sum(axis=2) / pixels).max(axis=1).sum())
+        cells = samples[classes == cls]
+        n, k = len(cells), rows.stop - rows.start
+        # Every cell against every variant of its class, one row each: [n * k, D].
+        diff = cv2.absdiff(np.repeat(cells, k, axis=0), np.tile(bank.u8[rows], (n, 1)))
+        far = far_pixels(diff, np.tile(bank.tol[rows], (n, 1))).reshape(n, k)
+        total += float((1.0 - far / pixels).max(axis=1).sum())
     return total / max(len(samples), 1)
