@@ -193,7 +193,7 @@ def classify_view(image: np.ndarray, located: Any) -> CellView:
 
     skin = located.skin
     scores = classify_cells(image, located.grid, skin)
-    doubtful = (scores.confidence < skin.min_confidence) | (scores.margin < skin.min_margin)
+    doubtful = ~scores.clear(skin)
     return CellView(tuple("".join(str(c) for c in row) for row in scores.chars), doubtful)
 
 

@@ -61,6 +61,11 @@ class CellScores:
     margin: np.ndarray  # winner's score minus the runner-up class's score
     distance: np.ndarray  # root-mean-square difference to the winner's template, 0..255
 
+    def clear(self, skin: Skin) -> np.ndarray:
+        """The cells that read clearly by ``skin``'s rules (its confidence and margin); the
+        reader refuses a board with any other."""
+        return (self.confidence >= skin.min_confidence) & (self.margin >= skin.min_margin)
+
 
 def classify_cells(
     frame_bgr: np.ndarray,

@@ -170,8 +170,8 @@ def board_extent(
     board = lattice.grid(wx0 + bx0, wy0 + by0, wx0 + bx1, wy0 + by1)
     located = Located(skin, board, float(px / skin.pitch_x))
     distance = float(scores.distance[by0 : by1 + 1, bx0 : bx1 + 1].mean())
-    readable = (conf >= theta) & (scores.margin[by0 : by1 + 1, bx0 : bx1 + 1] >= skin.min_margin)
-    return Candidate(located, score, float(conf.mean()), distance, float(readable.mean()), short)
+    passing = _clear_cells(grown, skin) / _box_cells(grown)
+    return Candidate(located, score, float(conf.mean()), distance, passing, short)
 
 
 @dataclass(frozen=True)
@@ -295,11 +295,7 @@ def _box_cells(grown: _Grown) -> int:
 def _clear_cells(grown: _Grown, skin: Skin) -> int:
     """How many cells of the board's box read clearly (as the reader asks)."""
     _, scores, (bx0, by0, bx1, by1) = grown
-    box = (slice(by0, by1 + 1), slice(bx0, bx1 + 1))
-    clear = (scores.confidence[box] >= skin.min_confidence) & (
-        scores.margin[box] >= skin.min_margin
-    )
-    return int(clear.sum())
+    return int(scores.clear(skin)[by0 : by1 + 1, bx0 : bx1 + 1].sum())
 
 
 def _stops_short(

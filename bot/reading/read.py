@@ -91,7 +91,7 @@ def read_frame(
     skin, grid = located.skin, located.grid
     state = ReaderState() if state is None else state
     scores = classify_cells(frame_bgr, grid, skin, state=state, adapt_tone=True)
-    doubtful = (scores.confidence < skin.min_confidence) | (scores.margin < skin.min_margin)
+    doubtful = ~scores.clear(skin)
     if doubtful.any():
         raise _low_confidence(scores, doubtful, skin)
     board = Board("\n".join("".join(row) for row in scores.chars))

@@ -137,8 +137,7 @@ def learn_curve(frame: np.ndarray, grid: Grid, skin: Skin, rough: ToneCurve) -> 
         curve = state.tones.get(skin.name)
         if curve is not None:
             return curve
-        clear = (scores.confidence >= skin.min_confidence) & (scores.margin >= skin.min_margin)
-        if clear.all():
+        if scores.clear(skin).all():
             return rough
     return None
 

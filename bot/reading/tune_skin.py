@@ -332,7 +332,7 @@ def unread_cells(
         lat = shot.lattice
         grid = Grid.from_lines(lat.xs, lat.ys)
         scores = classify_cells(shot.image[..., :3], grid, skin)
-        clear = (scores.confidence >= skin.min_confidence) & (scores.margin >= skin.min_margin)
+        clear = scores.clear(skin)
         cells = lat.cells(shot.image, size)[..., :3]
         for y, row in enumerate(shot.labels):
             for x, char in enumerate(row):
