@@ -45,6 +45,7 @@ from bot.reading.matching import (
     classify_changed_cells,
     classify_samples,
     cross_products,
+    nearer_margin,
     sample_cells,
     score_cells,
     telling_margin,
@@ -275,14 +276,23 @@ def _noisy_margin(
     adjusted = margin - NOISY_MARGIN
     if narrow.any():
         telling = telling_margin(samples[narrow], strict, win[narrow])
+        # Or, with no pixel telling against it, nearer the winner on the telling pixels
+        # than to any other class: JPEG smears a thin stroke's colour past both images.
+        nearer = (telling >= 0) & (nearer_margin(samples[narrow], strict, win[narrow])
+                                   >= TELLING_LEVEL)  # fmt: skip
         told = np.maximum(margin[narrow], skin.min_margin)
-        adjusted[narrow] = np.where(telling >= TELLING_LEVEL, told, adjusted[narrow])
+        adjusted[narrow] = np.where((telling >= TELLING_LEVEL) | nearer, told, adjusted[narrow])
     return adjusted
 
 
 #: The share of a clear cell's flat pixels that must lie within the widened tolerance: the
 #: frame's noise level is where that many of them are.
 NOISE_SHARE = 0.9
+
+
+#: Most noise (see :func:`_noisy_bank`) a frame read as drawn may show, in skin tolerances:
+#: JPEG at quality 50 and noise of sigma 8 stay within about one.
+MAX_NOISE_TOLERANCES = 2
 
 
 def _noisy_bank(
@@ -306,6 +316,10 @@ def _noisy_bank(
     drawn = images.reshape(k, -1, 3)[best[sure]].astype(np.int16)
     off = np.abs(cells - drawn).max(axis=2)[flat[best[sure]]]
     level = float(np.quantile(off, NOISE_SHARE)) if off.size else 0.0
+    if level > MAX_NOISE_TOLERANCES * skin.tolerance:
+        # Flat areas this far from the skin's colours are a screen's colours moved
+        # (contrast, a tint), not noise: widened that far, a 1 passed for GNOME's 2.
+        return None
     widen = grad.astype(np.int16) // 2
     tol = np.maximum(bank.tol.reshape(k, -1, 3).astype(np.int16), round(level)) + widen
     return _ycrcb_bank(bank, images, tol.reshape(k, -1))

@@ -400,3 +400,42 @@ def telling_margin(samples: np.ndarray, bank: TemplateBank, win: np.ndarray) -> 
     bad = (within[rows, second] & telling).sum(axis=1)
     margin = (good - bad) / np.maximum(size, 1)
     return np.where(size >= MIN_TELLING_PIXELS, margin, 0.0)
+
+
+def nearer_margin(samples: np.ndarray, bank: TemplateBank, win: np.ndarray) -> np.ndarray:
+    """For each cell ``samples[i]`` read as class ``win[i]``, against every other class: on
+    the pixels that tell the two apart (their images differ by more than their tolerance),
+    the share nearer the winner's image minus the share nearer the other's; the least of these
+    over the other classes (classes told apart by fewer than :data:`MIN_TELLING_PIXELS`
+    pixels are not judged; 0 when none is). Each class is represented by its variant nearest
+    the cell.
+
+    Nearer, not within the tolerance (:func:`telling_margin`): a lossy picture (JPEG) smears a
+    thin coloured stroke's colour so that neither class's image matches it there, but the
+    stroke is still where the winner draws it.
+    """
+    n = samples.shape[0]
+    k = len(bank.u8)
+    images = bank.u8.astype(np.int16).reshape(k, -1, 3)
+    cells = samples.astype(np.int16).reshape(n, -1, 3)
+    # [N, K, P]: each pixel's distance (summed over channels) to each variant's image.
+    near = np.abs(cells[:, None] - images[None]).sum(axis=3)
+    group = np.searchsorted(bank.starts, np.arange(k), side="right") - 1
+    variant_distance = near.sum(axis=2)  # [N, K]
+    rows = np.arange(n)
+    own = np.where(group[None, :] == win[:, None], variant_distance, np.iinfo(np.int64).max)
+    first = own.argmin(axis=1)
+    shown = bank.mask.reshape(-1, 3)[:, 0]
+    margin = np.full(n, np.inf)
+    for g in range(len(bank.starts) - 1):
+        lo, hi = bank.starts[g], bank.starts[g + 1]
+        second = lo + variant_distance[:, lo:hi].argmin(axis=1)
+        tol = np.minimum(bank.tol[first], bank.tol[second]).astype(np.int16).reshape(n, -1, 3)
+        apart = (np.abs(images[first] - images[second]) > tol).any(axis=2) & shown[None]
+        size = apart.sum(axis=1)
+        nearer = near[rows, first] < near[rows, second]
+        farther = near[rows, first] > near[rows, second]
+        share = ((nearer & apart).sum(axis=1) - (farther & apart).sum(axis=1)) / np.maximum(size, 1)
+        judged = (size >= MIN_TELLING_PIXELS) & (group[second] != win)
+        margin = np.where(judged, np.minimum(margin, share), margin)
+    return np.where(np.isfinite(margin), margin, 0.0)
