@@ -265,3 +265,22 @@ def test_a_board_cut_in_two_is_refused_not_given_in_part(skins):
     frame[top : bottom[1] + bottom[3], left : left + width] = (255, 0, 255)
     with pytest.raises(BoardNotFoundError, match="only in part"):
         locate_board(frame, skins)
+
+
+@pytest.mark.parametrize(
+    ("name", "factor"),
+    [("winmine/beginner-won", 1.25), ("winmine/beginner-won", 2.5), ("winmine/expert-won", 1.25)],
+)
+def test_a_board_no_anchor_places_is_seeded_by_the_lattice(name, factor, skins):
+    """A won winmine board shows no covered cell and flat open cells: stretched by a pixel-
+    repeating scaler, no anchor matches it (or only a few cells away from its edge columns).
+    The lattice found without a skin seeds it, and it reads whole and exactly."""
+    import bot.reading.locate as locate
+
+    frame = cv2.imread(str(FIXTURES / f"{name}.png"))
+    big = cv2.resize(frame, None, fx=factor, fy=factor, interpolation=cv2.INTER_NEAREST)
+    boards = locate._distinct(locate._candidates(big, skins))
+    assert not [c for c in boards if c.clean and locate._whole(big, c)]  # anchors alone: none
+    located = locate_board(big, skins)
+    assert located.scale == pytest.approx(factor, abs=0.01)
+    assert read_frame(big, located).board == read_board(str(FIXTURES / f"{name}.txt"))

@@ -26,7 +26,7 @@ from functools import lru_cache
 import numpy as np
 
 from bot.errors import BoardNotFoundError, LatticeError, TwoBoardsError
-from bot.reading.extent import Candidate, Located
+from bot.reading.extent import Candidate, Located, board_extent
 from bot.reading.grid import Grid
 from bot.reading.lattice import find_lattice
 from bot.reading.phase import refined_phase
@@ -87,15 +87,23 @@ def _locate_any(frame: np.ndarray, skins: Sequence[Skin]) -> Located:
     """The board in ``frame``: in the skins' own colours, else with a lossy picture's edges
     widened, else through the screen's colours (see :func:`locate_board`)."""
     boards = _distinct(_candidates(frame, skins))
+    lattice: list[list[Grid]] = []  # the lattice found without a skin, once, when asked for
+    whole = [c for c in boards if c.clean and _whole(frame, c)]
+    if not whole:
+        # No anchor placed a whole board that reads (a won board has no covered cell to
+        # anchor on, its open cells are flat, and its edge columns may hold no anchor): the
+        # lattice found without a skin seeds one.
+        boards = _distinct(boards + _lattice_boards(frame, skins, lattice))
+        whole = [c for c in boards if c.clean and _whole(frame, c)]
     # No skin's cells read clearly anywhere: perhaps the screen's colours are not the skins'
     # (a cut or covered board, read clearly in part, is refused as it is).
     recoloured_first = not any(c.clean for c in boards)
     if recoloured_first:
-        found = _locate_recoloured(frame, skins)
+        found = _locate_recoloured(frame, skins, lattice)
         if found is not None:
             return found
     try:
-        return _choose(frame, boards, skins)
+        return _choose(frame, boards, skins, whole=whole)
     except TwoBoardsError:
         raise
     except BoardNotFoundError as refused:
@@ -114,19 +122,21 @@ def _locate_any(frame: np.ndarray, skins: Sequence[Skin]) -> Located:
         c.clean and (c.located.grid.cols * c.located.grid.rows >= MIN_OTHER_CELLS
                      or _whole(frame, c)) for c in boards
     ):  # fmt: skip
-        found = _locate_recoloured(frame, skins)
+        found = _locate_recoloured(frame, skins, lattice)
         if found is not None:
             return found
     raise first
 
 
-def _locate_recoloured(frame: np.ndarray, skins: Sequence[Skin]) -> Located | None:
+def _locate_recoloured(
+    frame: np.ndarray, skins: Sequence[Skin], lattice: list[list[Grid]]
+) -> Located | None:
     """The board on a screen whose colours are not the skin's (see
-    :mod:`bot.reading.recolour`), or None. Refusals of the picture recoloured (a cut board,
-    two boards) are the picture's: they are raised."""
+    :mod:`bot.reading.recolour`), or None; ``lattice``: the lattice found without a skin, once
+    (see :func:`_found_lattice`). Refusals of the picture recoloured (a cut board, two boards)
+    are the picture's: they are raised."""
     shifts = [(skin, rough, toned_skin(skin, rough)) for skin in skins
               for rough in rough_curves(frame, skin)]  # fmt: skip
-    lattice: list[list[Grid]] = []  # found once, when first asked for
     for stage, (skin, rough, shifted) in itertools.product(SEED_STAGES, shifts):
         for seeds in _seed_blocks(frame, shifted, stage, lattice):
             if seeds.cols * seeds.rows < MIN_SEED_CELLS:
@@ -163,21 +173,45 @@ def _seed_blocks(
     if stage != "lattice":
         yield from seed_grids(frame, shifted, stage == "later")[:MAX_SEEDS]
         return
-    if not lattice:
-        lattice.append(_lattice_seeds(frame))
-    for grid in lattice[0]:
+    for grid in _found_lattice(frame, lattice):
         yield grid
         yield aligned_seeds(frame, grid, shifted)
 
 
-def _lattice_seeds(frame: np.ndarray) -> list[Grid]:
+def _found_lattice(frame: np.ndarray, lattice: list[list[Grid]]) -> list[Grid]:
     """The cells of the lattice :func:`~bot.reading.lattice.find_lattice` finds in ``frame``
-    (no skin needed), as a block to learn a screen's tone curve from; none if it finds none."""
-    try:
-        found = find_lattice(frame)
-    except LatticeError:
-        return []
-    return [Grid.from_lines(found.xs, found.ys)]
+    (no skin needed; none if it finds none), looked for once: kept in ``lattice``."""
+    if not lattice:
+        try:
+            found = find_lattice(frame)
+        except LatticeError:
+            lattice.append([])
+        else:
+            lattice.append([Grid.from_lines(found.xs, found.ys)])
+    return lattice[0]
+
+
+def _lattice_boards(
+    frame: np.ndarray, skins: Sequence[Skin], lattice: list[list[Grid]]
+) -> list[Candidate]:
+    """Each skin's board grown (:func:`~bot.reading.extent.board_extent`) from the cells of
+    the lattice found without a skin that read clearly as the skin's, once the lattice is
+    moved to where they read most surely (:func:`~bot.reading.recolour.aligned_seeds`)."""
+    from bot.reading.classify import classify_cells
+
+    boards = []
+    h, w = frame.shape[:2]
+    for found, skin in itertools.product(_found_lattice(frame, lattice), skins):
+        grid = aligned_seeds(frame, found, skin)
+        rows, cols = np.nonzero(classify_cells(frame, grid, skin).clear(skin))
+        if cols.size < MIN_SEED_CELLS:
+            continue
+        px, py = grid.pitch_x, grid.pitch_y
+        board = board_extent(frame, skin, grid.left, grid.top, px, py, (cols, rows),
+                             (0, 0, w, h), reach=skin.uneven_at(px, py))  # fmt: skip
+        if board is not None:
+            boards.append(board)
+    return boards
 
 
 def _candidates(
@@ -218,11 +252,17 @@ def _locate(frame: np.ndarray, skins: Sequence[Skin], noisy: bool = False) -> Lo
 
 
 def _choose(
-    frame: np.ndarray, boards: list[Candidate], skins: Sequence[Skin], noisy: bool = False
+    frame: np.ndarray,
+    boards: list[Candidate],
+    skins: Sequence[Skin],
+    noisy: bool = False,
+    whole: list[Candidate] | None = None,
 ) -> Located:
-    """The one whole board among ``boards`` (one candidate a place), or
-    :class:`~bot.errors.BoardNotFoundError` (or a subclass) saying why there is none."""
-    whole = [c for c in boards if c.clean and _whole(frame, c)]
+    """The one whole board among ``boards`` (one candidate a place; ``whole``: those that
+    read clean and are whole, when known), or :class:`~bot.errors.BoardNotFoundError` (or a
+    subclass) saying why there is none."""
+    if whole is None:
+        whole = [c for c in boards if c.clean and _whole(frame, c)]
     if whole:
         # Any other clear reading of the skin's cells beside a whole board is another board,
         # or part of one: which board the user means cannot be told (refused, both named).
