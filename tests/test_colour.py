@@ -171,3 +171,17 @@ def test_mild_colour_changes_are_found_from_the_picture_alone(name, case, locate
     assert max(abs(a - b) for a, b in apart) < 1.5
     board = read_frame(frame, found, ReaderState()).board
     assert board == read_board(str(FIXTURES / f"{name}.txt"))
+
+
+@pytest.mark.parametrize("case", ["contrast0.85", "gamma0.8"])
+def test_a_board_found_through_a_curve_is_read_through_it(case):
+    """A lost GNOME board (mines, flags, few 0s) found through the tone curve learnt from its
+    first cells: the curve comes with the board found, and reads every cell (learnt again
+    from the whole frame, the fit misses the 0s)."""
+    name = "gnome-mines/medium-lost"
+    frame = MILD[case](cv2.imread(str(FIXTURES / f"{name}.png")))
+    located = locate_board(frame)
+    assert located.tone is not None
+    assert read_frame(frame, located, ReaderState()).board == read_board(
+        str(FIXTURES / f"{name}.txt")
+    )

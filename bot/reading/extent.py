@@ -11,7 +11,7 @@ cells read best and the board grown again; one that still stops short is marked 
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 import numpy as np
@@ -22,6 +22,7 @@ from bot.reading.classify import CellScores, classify_cells
 from bot.reading.grid import Grid
 from bot.reading.matching import cell_scale
 from bot.reading.skins import Skin
+from bot.reading.state import ToneCurve
 from bot.reading.whole import board_problem, side_problem
 
 #: On an uneven lattice, a line along a side of the board found whose median confidence is at
@@ -32,11 +33,14 @@ SIDE_LEVEL = 0.5
 
 @dataclass(frozen=True)
 class Located:
-    """A board found in a picture: its skin, its grid and the scale (grid pitch / skin pitch)."""
+    """A board found in a picture: its skin, its grid and the scale (grid pitch / skin pitch);
+    ``tone``: the screen's tone curve the board was found through, when its colours are not
+    the skin's (:mod:`bot.reading.recolour`), for the reader to read it through."""
 
     skin: Skin
     grid: Grid
     scale: float
+    tone: ToneCurve | None = field(default=None, compare=False)
 
 
 @dataclass(frozen=True)

@@ -149,7 +149,8 @@ def _locate_recoloured(
             # The curve learnt, else the rough shift that found the seeds: a curve learnt
             # from few colours (a fresh board's covered cells) can miss what the screen clips.
             curves = (curve,) if curve is rough else (curve, rough)
-            for toned in [toned_skin(skin, c) for c in curves]:
+            for tone in curves:
+                toned = toned_skin(skin, tone)
                 try:
                     located = _locate(frame, [toned])
                 except TwoBoardsError:
@@ -157,7 +158,7 @@ def _locate_recoloured(
                 except BoardNotFoundError:
                     continue
                 if looks_recoloured(frame, located.grid, toned):
-                    return replace(located, skin=skin)
+                    return replace(located, skin=skin, tone=tone)
                 # else another game's cells, only like the skin's through the curve
     return None
 
@@ -207,11 +208,20 @@ def _lattice_boards(
         if cols.size < MIN_SEED_CELLS:
             continue
         px, py = grid.pitch_x, grid.pitch_y
+        # A game that shares out spare pixels draws uneven lines: the lattice's own offsets.
+        shifts = None
+        if skin.uneven_px:
+            shifts = (_offsets(grid.col_offsets, cols), _offsets(grid.row_offsets, rows))
         board = board_extent(frame, skin, grid.left, grid.top, px, py, (cols, rows),
-                             (0, 0, w, h), reach=skin.uneven_at(px, py))  # fmt: skip
+                             (0, 0, w, h), shifts, reach=skin.uneven_at(px, py))  # fmt: skip
         if board is not None:
             boards.append(board)
     return boards
+
+
+def _offsets(offsets: tuple[float, ...], lines: np.ndarray) -> np.ndarray:
+    """Each of ``lines``' offset from the even lattice (0 where the lattice has none)."""
+    return np.asarray(offsets)[lines] if offsets else np.zeros(len(lines))
 
 
 def _candidates(

@@ -90,6 +90,10 @@ def read_frame(
     """
     skin, grid = located.skin, located.grid
     state = ReaderState() if state is None else state
+    if located.tone is not None and skin.name not in state.tones:
+        # The curve the board was found through reads it (learnt again from this frame's
+        # cells alone, the fit may miss: a lost GNOME board at contrast 0.85, its 0s).
+        state.tones[skin.name] = located.tone
     scores = classify_cells(frame_bgr, grid, skin, state=state, adapt_tone=True)
     doubtful = ~scores.clear(skin)
     if doubtful.any():
