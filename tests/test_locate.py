@@ -284,3 +284,16 @@ def test_a_board_no_anchor_places_is_seeded_by_the_lattice(name, factor, skins):
     located = locate_board(big, skins)
     assert located.scale == pytest.approx(factor, abs=0.01)
     assert read_frame(big, located).board == read_board(str(FIXTURES / f"{name}.txt"))
+
+
+@pytest.mark.parametrize("interpolation", [cv2.INTER_LINEAR, cv2.INTER_NEAREST])
+def test_a_wide_board_at_a_fractional_scaling_is_fitted_its_pitch(interpolation, skins):
+    """GNOME's 30 columns stretched 125 %: matched at the whole pitch nearest (42 px for about
+    40.8) and fitted from there, the far columns were numbered wrong and the board found in
+    part; the spacing of the matched columns starts the fit."""
+    name = "gnome-mines/big-mid"
+    frame = cv2.imread(str(FIXTURES / f"{name}.png"))
+    big = cv2.resize(frame, None, fx=1.25, fy=1.25, interpolation=interpolation)
+    located = locate_board(big, skins)
+    assert (located.grid.cols, located.grid.rows) == (30, 16)
+    assert read_frame(big, located).board == read_board(str(FIXTURES / f"{name}.txt"))
