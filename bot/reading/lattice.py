@@ -26,13 +26,20 @@ else on a desktop does that over such an area. :func:`find_lattice` uses only th
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 
 import numpy as np
 
 from bot.errors import LatticeError
-from bot.reading.lattice_extent import best_extent, even_ends, extrapolated, grow_extent
-from bot.reading.lattice_lines import fit_axis, px
+from bot.reading.lattice_extent import (
+    SEED_PITCH_CELLS,
+    best_extent,
+    even_ends,
+    extrapolated,
+    grow_extent,
+)
+from bot.reading.lattice_lines import fit_axis, px, refit_even
 from bot.reading.lattice_pitch import (
     EDGE_STEP,
     colour,
@@ -274,8 +281,59 @@ def _lattice_at(
     # in the cells, but they are shorter than a side.
     wv = (rv * vertical) * (1 + LONG_WEIGHT * _long_runs(ev, py, axis=0))
     wh = (rh * horizontal) * (1 + LONG_WEIGHT * _long_runs(eh, px, axis=1))
-    axs = fit_axis(wv[y0:y1].sum(axis=0), px, x0, x1)
-    ays = fit_axis(wh[:, x0:x1].sum(axis=1), py, y0, y1)
+    weak_v, weak_h = vertical >= WEAK_STEP, horizontal >= WEAK_STEP
+    # The same by how much of the dense area each line runs across, however faint: grid
+    # lines between open cells a few levels lighter than the cells (KMines) run across every
+    # row of cells, where bold digits in those cells outweigh them by strength.
+
+    def by_strength(a: int, b: int, c: int, d: int) -> tuple[np.ndarray, np.ndarray]:
+        return wv[c:d].sum(axis=0), wh[:, a:b].sum(axis=1)
+
+    def by_reach(a: int, b: int, c: int, d: int) -> tuple[np.ndarray, np.ndarray]:
+        return weak_v[c:d].mean(axis=0), weak_h[:, a:b].mean(axis=1)
+
+    found: list[Lattice] = []
+    error = LatticeError("no repeating cell pattern found")
+    for profiles in (by_strength, by_reach):
+        try:
+            found.append(
+                _bounded(
+                    image,
+                    (ev, eh),
+                    (weak_v, weak_h),
+                    profiles,
+                    (px, py),
+                    (x0, x1, y0, y1),
+                    min_cells,
+                )
+            )
+        except LatticeError as exc:
+            error = exc
+    if not found:
+        raise error
+    # The lattice whose cells run furthest (a boundary placed mid-cell breaks every row of
+    # cells into pieces that do not grow), the first on a tie.
+    return max(found, key=lambda lat: lat.cols * lat.rows)
+
+
+def _bounded(
+    image: np.ndarray,
+    edges: tuple[np.ndarray, np.ndarray],
+    weak: tuple[np.ndarray, np.ndarray],
+    profiles: Callable[[int, int, int, int], tuple[np.ndarray, np.ndarray]],
+    pitches: tuple[int, int],
+    span: tuple[int, int, int, int],
+    min_cells: int,
+) -> Lattice:
+    """The board's lattice with its boundary lines placed by the edge ``profiles`` (along x
+    and along y, over a box x0, x1, y0, y1) of the dense area ``span``, grown out to the
+    board's frame; or :class:`LatticeError` when fewer than ``min_cells`` cells a side are
+    found."""
+    ev, eh = edges
+    x0, x1, y0, y1 = span
+    along_x, along_y = profiles(*span)
+    axs = fit_axis(along_x, pitches[0], x0, x1)
+    ays = fit_axis(along_y, pitches[1], y0, y1)
     ax, (first_col, ncols) = best_extent(ev, eh, axs, ays[0], (y0, y1))
     ay, (first_row, nrows) = best_extent(eh.T, ev.T, ays, axs[0], (x0, x1))
     # Where few blocks show the whole cell pattern (boards mostly open, in a skin whose open
@@ -287,16 +345,21 @@ def _lattice_at(
     seed = (first_col, first_col + ncols, first_row, first_row + nrows)
     c0, c1, r0, r1 = seed
     if ncols and nrows:
-        weak_v, weak_h = vertical >= WEAK_STEP, horizontal >= WEAK_STEP
-        c0, c1, r0, r1 = grow_extent(colour(image), weak_v, weak_h, ax.lines, ay.lines, seed)
+        c0, c1, r0, r1 = grow_extent(colour(image), weak[0], weak[1], ax.lines, ay.lines, seed)
     xs = extrapolated(ax.lines, ax.pitch, seed[0], seed[1], c0, c1)
     ys = extrapolated(ay.lines, ay.pitch, seed[2], seed[3], r0, r1)
-    first_col, ncols, first_row, nrows = c0, c1 - c0, r0, r1 - r0
+    ncols, nrows = c1 - c0, r1 - r0
     if ncols < min_cells or nrows < min_cells:
         raise LatticeError(
             f"the repeating pattern found is only {ncols}x{nrows} cells: no board in the image"
         )
-    return Lattice(
-        xs=even_ends(xs[first_col : first_col + ncols + 1]),
-        ys=even_ends(ys[first_row : first_row + nrows + 1]),
-    )
+    # A seed of fewer cells than extrapolated() takes its own pitch from: the lines carried
+    # out from it are placed again over the whole board, where edges run across it however
+    # faint (the lines between open cells: the seed may hold none).
+    along_x = weak[0][ys[r0] : ys[r1]].mean(axis=0)
+    along_y = weak[1][:, xs[c0] : xs[c1]].mean(axis=1)
+    if seed[1] - seed[0] < SEED_PITCH_CELLS:
+        xs = refit_even(along_x, xs, c0, c1)
+    if seed[3] - seed[2] < SEED_PITCH_CELLS:
+        ys = refit_even(along_y, ys, r0, r1)
+    return Lattice(xs=even_ends(xs[c0 : c1 + 1]), ys=even_ends(ys[r0 : r1 + 1]))

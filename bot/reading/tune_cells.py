@@ -110,7 +110,9 @@ def align_shots(shots: Sequence[Shot], size: tuple[int, int]) -> list[Shot]:
     The lattice of one screenshot may put the cell boundary on one side of a thin grid line,
     another screenshot's on the other side; cells must be cut alike in all of them. Each
     screenshot after the first is moved by the shift that makes the most of its cells equal,
-    pixel for pixel, to cells already seen (ties and no match at all: the smallest shift).
+    pixel for pixel, to cells already seen (ties: the smallest shift). Where no cell is equal
+    at any shift (cells drawn semi-transparent over a shaded background never are), by the
+    shift at which its cells agree best with cells seen (:func:`_near_shift`).
     """
     reach = max(2, min(size) // 5)
     shifts = sorted(
@@ -119,20 +121,67 @@ def align_shots(shots: Sequence[Shot], size: tuple[int, int]) -> list[Shot]:
     )
     placed: list[Shot] = []
     seen: set[bytes] = set()
+    looks: list[np.ndarray] = []  # one cell of each look seen (within the tolerance)
     for shot in shots:
         best, best_count = (0, 0), 0
         if seen:
             for dx, dy in shifts:
                 if not _inside(shot, dx, dy):
                     continue
-                cells = _cell_bytes(shot, size, dx, dy)
-                count = sum(cell in seen for cell in cells)
+                count = sum(cell in seen for cell in _cell_bytes(shot, size, dx, dy))
                 if count > best_count:
                     best, best_count = (dx, dy), count
+            if not best_count:
+                best = _near_shift(shot, size, looks, shifts)
         moved = Shot(shot.path, shot.image, shot.lattice.shifted(*best), shot.labels)
         placed.append(moved)
         seen.update(_cell_bytes(moved, size, 0, 0))
+        cut = moved.lattice.cells(moved.image, size)[..., :3]
+        flat = cut.reshape(-1, *cut.shape[2:])
+        looks += [flat[i] for i in _looks(flat, inset_for(size), looks)]
     return _majority_phase(shots, placed)
+
+
+#: Most cells of one look kept, and compared, when aligning by agreement.
+MAX_LOOKS = 48
+
+
+def _looks(cells: np.ndarray, inset: int, known: Sequence[np.ndarray] = ()) -> list[int]:
+    """Where among ``cells`` ([n, h, w, 3]) is one cell of each look not in ``known`` (looks
+    agree on :data:`SAME_SHARE` of their pixels), at most :data:`MAX_LOOKS` in all."""
+    out: list[int] = []
+    for i, cell in enumerate(cells):
+        if len(known) + len(out) >= MAX_LOOKS:
+            break
+        others = [*known, *(cells[j] for j in out)]
+        if not others or agreements(cell, others, inset).max() < SAME_SHARE:
+            out.append(i)
+    return out
+
+
+def _near_shift(
+    shot: Shot,
+    size: tuple[int, int],
+    looks: Sequence[np.ndarray],
+    shifts: Sequence[tuple[int, int]],
+) -> tuple[int, int]:
+    """The shift (of ``shifts``, the smallest on a tie) at which ``shot``'s cells of each look
+    agree best with the cells ``looks`` seen before (the mean of each one's best agreement)."""
+    inset = inset_for(size)
+    cells = shot.lattice.cells(shot.image, size)[..., :3]
+    flat = cells.reshape(-1, *cells.shape[2:])
+    # Where the shot's looks are, as found at its own phase: compared at every shift.
+    where = _looks(flat, inset)
+    best, best_score = (0, 0), -1.0
+    for dx, dy in shifts:
+        if not looks or not _inside(shot, dx, dy):
+            continue
+        moved = shot.lattice.shifted(dx, dy).cells(shot.image, size)[..., :3]
+        sample = moved.reshape(-1, *moved.shape[2:])[where]
+        score = float(agreements(sample, looks, inset).max(axis=-1).mean())
+        if score > best_score:
+            best, best_score = (dx, dy), score
+    return best
 
 
 def _majority_phase(found: Sequence[Shot], placed: Sequence[Shot]) -> list[Shot]:
