@@ -57,6 +57,8 @@ __all__ = ["EDGE_STEP", "MIN_CELLS", "Lattice", "edge_maps", "estimate_pitch", "
 WEAK_STEP = EDGE_STEP // 2
 #: How much more an edge that runs along a cell side counts for the boundary than a short one.
 LONG_WEIGHT = 4.0
+#: Farthest a lattice found is moved (share of the pitch) to where the board ends at its frame.
+FRAME_SHIFT = 0.125
 #: Fewest cells along each axis for a lattice to count as a board.
 MIN_CELLS = 4
 #: Ratio of the two pitches beyond which the larger is taken for a multiple of the cell.
@@ -231,7 +233,7 @@ def find_lattice(
     # smaller a fraction of it (digits' strokes down a column of numbers): each axis is looked
     # at again near the other's, and the pair giving the larger board is kept.
     if max(px, py) <= SQUARE * min(px, py):
-        return _lattice_at(image, vertical, horizontal, px, py, min_cells)
+        return _framed(image, _lattice_at(image, vertical, horizontal, px, py, min_cells))
     big, small = max(px, py), min(px, py)
     pairs = []
     for again, edges in ((px == big, ev), (py == big, eh.T)):
@@ -250,7 +252,39 @@ def find_lattice(
             error = exc
     if not found:
         raise error
-    return max(found, key=lambda lat: lat.cols * lat.rows)
+    return _framed(image, max(found, key=lambda lat: lat.cols * lat.rows))
+
+
+def _framed(image: np.ndarray, lattice: Lattice) -> Lattice:
+    """``lattice``, or the same lattice moved by a pixel or two to where the board ends at its
+    frame on all four sides (:func:`bot.reading.whole.board_problem`) when it does not as
+    found (the nearest such place): a boundary put on the wrong side of a grid line or a
+    bevel leaves a strip of the edge cells outside the board, or takes in a strip of what
+    lies beyond (winemine's counters, four pixels above its board, for the top row)."""
+    from bot.reading.grid import Grid
+    from bot.reading.whole import board_problem
+
+    frame = image[..., :3] if image.ndim == 3 else np.repeat(image[..., None], 3, axis=2)
+    h, w = frame.shape[:2]
+
+    def whole(lat: Lattice) -> bool:
+        x0, y0, x1, y1 = lat.box
+        inside = x0 >= 0 and y0 >= 0 and x1 <= w and y1 <= h
+        return inside and board_problem(frame, Grid.from_lines(lat.xs, lat.ys)) is None
+
+    if whole(lattice):
+        return lattice
+    rx = max(1, int(FRAME_SHIFT * lattice.pitch_x + 0.5))
+    ry = max(1, int(FRAME_SHIFT * lattice.pitch_y + 0.5))
+    shifts = sorted(
+        ((dx, dy) for dx in range(-rx, rx + 1) for dy in range(-ry, ry + 1) if dx or dy),
+        key=lambda d: (abs(d[0]) + abs(d[1]), d),
+    )
+    for dx, dy in shifts:
+        moved = lattice.shifted(dx, dy)
+        if whole(moved):
+            return moved
+    return lattice
 
 
 def _lattice_at(

@@ -312,6 +312,52 @@ def surroundings_read_as_cells(
                                                                    tolerance)))  # fmt: skip
 
 
+#: How far beside the board (cells) a flat patch of a cell's tone counts as what another
+#: window of the game may put in the ring of cells round the board (a status bar below it,
+#: further, is not looked at).
+BESIDE = 1
+
+
+def flat_tone_outside(
+    shots: Sequence[Shot],
+    groups: Sequence[Group],
+    size: tuple[int, int],
+    inset: int,
+    tolerance: int = TOLERANCE,
+) -> bool:
+    """Whether a group's cell is, inside ``inset``, one flat tone that a patch of a cell's size
+    beside the board has too (within :data:`BESIDE` cells of it), at any place, not only on
+    the lattice.
+
+    The ring of cells round the board (:func:`surroundings_read_as_cells`) shows what this
+    window puts there; a wider window of the game may put the same things at other places
+    along the board (Wine's Minesweeper: at nine columns the header over the board is full
+    of counters and the face, at thirty it is black between them, and its empty cells are
+    black inside a one-pixel outline). A menu bar far from the board is not looked at.
+    """
+    import cv2
+
+    h, w = size[1] - 2 * inset, size[0] - 2 * inset
+    tones = []
+    for group in groups:
+        inner = group.image[inset : size[1] - inset, inset : size[0] - inset, :3].astype(np.int16)
+        if int((inner.max(axis=(0, 1)) - inner.min(axis=(0, 1))).max()) <= tolerance:
+            tones.append(np.median(inner.reshape(-1, 3), axis=0))
+    for shot, tone in ((shot, tone) for shot in shots for tone in tones):
+        image = shot.image[..., :3].astype(np.int16)
+        alike = (np.abs(image - tone).max(axis=2) <= tolerance).astype(np.float32)
+        x0, y0, x1, y1 = shot.lattice.box
+        alike[max(y0, 0) : max(y1, 0), max(x0, 0) : max(x1, 0)] = 0.0
+        near = np.zeros_like(alike)
+        bx, by = BESIDE * size[0], BESIDE * size[1]
+        near[max(y0 - by, 0) : max(y1 + by, 0), max(x0 - bx, 0) : max(x1 + bx, 0)] = 1.0
+        alike *= near
+        share = cv2.boxFilter(alike, -1, (w, h), borderType=cv2.BORDER_CONSTANT)
+        if float(share.max()) >= SAME_SHARE:
+            return True
+    return False
+
+
 def groups_like_surroundings(
     shots: Sequence[Shot],
     groups: Sequence[Group],
