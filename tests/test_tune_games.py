@@ -6,9 +6,10 @@ which also prints the figures: ``python -m tests.tune_games``).
 The counts exact are what was measured; a change that reads more fixtures raises them here.
 The fixtures refused are refused for reasons the skin cannot help (see each folder's
 README): lost boards show mines, wrong flags and exploded mines never seen in the screenshots
-tuned from; KMines' easy level draws 29 px cells, not the 16 px ones learnt; KMines' open
-cells are see-through over a shaded background, so a number seen in one place reads just under
-the confidence asked for in another.
+tuned from; KMines' easy level draws 29 px cells, not the 16 px ones learnt (each level tuned
+from its own shots: tests/test_tune_levels.py); KMines' open cells are see-through over a
+shaded background, so a number seen in one place reads just under the confidence asked for in
+another.
 """
 
 from __future__ import annotations

@@ -8,9 +8,11 @@ said why it would not read it), or misread (a board given that differs: a wrong 
 board of another size). A misread is the one outcome never allowed.
 
 Figures: ``python -m tests.tune_games [GAME ...]`` prints, per game, the fixtures exact /
-refused / misread and why each refused one was refused; then per cell size the game draws
-(KMines draws each level's cells at another size), tuned from that size's mid-game shot, and
-again with its lost board labelled too (the classes a loss shows, taught as the README says).
+refused / misread and why each refused one was refused; then per level, tuned from that
+level's mid-game shot (KMines draws each level's cells at another size: its fixtures of that
+level are read; the other games': all their fixtures), and again with its lost board labelled
+too (the classes a loss shows, taught as the README says; the won board where there is no lost
+one).
 """
 
 from __future__ import annotations
@@ -89,18 +91,20 @@ LEVELS_DRAWN_APART = {"kmines": ("easy", "medium", "hard"), "kmines-classic": ("
 
 
 def level_recipes(game: str) -> dict[str, tuple[Recipe, tuple[str, ...]]]:
-    """Per cell size of ``game`` (its levels drawn apart, else one for all): the recipe (one
-    labelled shot: mid-game, else the first click; the fresh board unlabelled) and the shots
-    that teach more classes afterwards (the lost board, labelled), by the names they cover."""
+    """Per level of ``game``: the recipe (one labelled shot: mid-game, else the first click;
+    the fresh board unlabelled) and the shot that teaches more classes afterwards (the lost
+    board labelled, else the won one: flags and numbers a first click did not show). A game
+    whose levels share one cell size is tuned from each level alone too: what lies round a
+    board changes with its width (a header's counters)."""
     names = sorted(p.stem for p in (FIXTURES / game).glob("*.png"))
+    levels = LEVELS_DRAWN_APART.get(game) or sorted({n.split("-")[0] for n in names})
     out: dict[str, tuple[Recipe, tuple[str, ...]]] = {}
-    for level in LEVELS_DRAWN_APART.get(game, ("",)):
-        # One size for all levels: the shots of the level the game's recipe is tuned from.
-        prefix = f"{level or RECIPES[game].labelled.split('-')[0]}-"
+    for level in levels:
+        prefix = f"{level}-"
         labelled = next(f"{prefix}{k}" for k in ("mid", "first") if f"{prefix}{k}" in names)
         fresh = tuple(n for n in (f"{prefix}fresh",) if n in names)
-        lost = tuple(n for n in (f"{prefix}lost",) if n in names)
-        out[level or "all"] = (Recipe(labelled, fresh), lost)
+        later = [n for n in (f"{prefix}lost", f"{prefix}won") if n in names and n != labelled]
+        out[level] = (Recipe(labelled, fresh), tuple(later[:1]))
     return out
 
 
@@ -151,10 +155,11 @@ def main(argv: list[str]) -> int:
         for name, result in outcome.results.items():
             if result != "exact":
                 print(f"    {name}: {result[:150]}")
-    print("\nPer cell size, tuned from that size's shots, then taught its lost board:")
+    print("\nPer level, tuned from that level's shots, then taught its lost (else won) board (the")
+    print("fixtures read: that level's where each level draws its own cell size, else all):")
     for game in argv or sorted(RECIPES):
         for level, (recipe, later) in level_recipes(game).items():
-            only = "" if level == "all" else f"{level}-"
+            only = f"{level}-" if game in LEVELS_DRAWN_APART else ""
             steps: list[tuple[tuple[str, ...], str]] = [((), "one labelled shot")]
             if later:
                 steps.append((later, f"+ {', '.join(later)} labelled"))

@@ -26,13 +26,20 @@ else on a desktop does that over such an area. :func:`find_lattice` uses only th
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 
 import numpy as np
 
 from bot.errors import LatticeError
-from bot.reading.lattice_extent import best_extent, even_ends, extrapolated, grow_extent
-from bot.reading.lattice_lines import fit_axis, px
+from bot.reading.lattice_extent import (
+    SEED_PITCH_CELLS,
+    best_extent,
+    even_ends,
+    extrapolated,
+    grow_extent,
+)
+from bot.reading.lattice_lines import fit_axis, px, refit_even
 from bot.reading.lattice_pitch import (
     EDGE_STEP,
     colour,
@@ -50,6 +57,8 @@ __all__ = ["EDGE_STEP", "MIN_CELLS", "Lattice", "edge_maps", "estimate_pitch", "
 WEAK_STEP = EDGE_STEP // 2
 #: How much more an edge that runs along a cell side counts for the boundary than a short one.
 LONG_WEIGHT = 4.0
+#: Farthest a lattice found is moved (share of the pitch) to where the board ends at its frame.
+FRAME_SHIFT = 0.125
 #: Fewest cells along each axis for a lattice to count as a board.
 MIN_CELLS = 4
 #: Ratio of the two pitches beyond which the larger is taken for a multiple of the cell.
@@ -224,7 +233,7 @@ def find_lattice(
     # smaller a fraction of it (digits' strokes down a column of numbers): each axis is looked
     # at again near the other's, and the pair giving the larger board is kept.
     if max(px, py) <= SQUARE * min(px, py):
-        return _lattice_at(image, vertical, horizontal, px, py, min_cells)
+        return _framed(image, _lattice_at(image, vertical, horizontal, px, py, min_cells))
     big, small = max(px, py), min(px, py)
     pairs = []
     for again, edges in ((px == big, ev), (py == big, eh.T)):
@@ -243,7 +252,39 @@ def find_lattice(
             error = exc
     if not found:
         raise error
-    return max(found, key=lambda lat: lat.cols * lat.rows)
+    return _framed(image, max(found, key=lambda lat: lat.cols * lat.rows))
+
+
+def _framed(image: np.ndarray, lattice: Lattice) -> Lattice:
+    """``lattice``, or the same lattice moved by a pixel or two to where the board ends at its
+    frame on all four sides (:func:`bot.reading.whole.board_problem`) when it does not as
+    found (the nearest such place): a boundary put on the wrong side of a grid line or a
+    bevel leaves a strip of the edge cells outside the board, or takes in a strip of what
+    lies beyond (winemine's counters, four pixels above its board, for the top row)."""
+    from bot.reading.grid import Grid
+    from bot.reading.whole import board_problem
+
+    frame = image[..., :3] if image.ndim == 3 else np.repeat(image[..., None], 3, axis=2)
+    h, w = frame.shape[:2]
+
+    def whole(lat: Lattice) -> bool:
+        x0, y0, x1, y1 = lat.box
+        inside = x0 >= 0 and y0 >= 0 and x1 <= w and y1 <= h
+        return inside and board_problem(frame, Grid.from_lines(lat.xs, lat.ys)) is None
+
+    if whole(lattice):
+        return lattice
+    rx = max(1, int(FRAME_SHIFT * lattice.pitch_x + 0.5))
+    ry = max(1, int(FRAME_SHIFT * lattice.pitch_y + 0.5))
+    shifts = sorted(
+        ((dx, dy) for dx in range(-rx, rx + 1) for dy in range(-ry, ry + 1) if dx or dy),
+        key=lambda d: (abs(d[0]) + abs(d[1]), d),
+    )
+    for dx, dy in shifts:
+        moved = lattice.shifted(dx, dy)
+        if whole(moved):
+            return moved
+    return lattice
 
 
 def _lattice_at(
@@ -274,8 +315,59 @@ def _lattice_at(
     # in the cells, but they are shorter than a side.
     wv = (rv * vertical) * (1 + LONG_WEIGHT * _long_runs(ev, py, axis=0))
     wh = (rh * horizontal) * (1 + LONG_WEIGHT * _long_runs(eh, px, axis=1))
-    axs = fit_axis(wv[y0:y1].sum(axis=0), px, x0, x1)
-    ays = fit_axis(wh[:, x0:x1].sum(axis=1), py, y0, y1)
+    weak_v, weak_h = vertical >= WEAK_STEP, horizontal >= WEAK_STEP
+    # The same by how much of the dense area each line runs across, however faint: grid
+    # lines between open cells a few levels lighter than the cells (KMines) run across every
+    # row of cells, where bold digits in those cells outweigh them by strength.
+
+    def by_strength(a: int, b: int, c: int, d: int) -> tuple[np.ndarray, np.ndarray]:
+        return wv[c:d].sum(axis=0), wh[:, a:b].sum(axis=1)
+
+    def by_reach(a: int, b: int, c: int, d: int) -> tuple[np.ndarray, np.ndarray]:
+        return weak_v[c:d].mean(axis=0), weak_h[:, a:b].mean(axis=1)
+
+    found: list[Lattice] = []
+    error = LatticeError("no repeating cell pattern found")
+    for profiles in (by_strength, by_reach):
+        try:
+            found.append(
+                _bounded(
+                    image,
+                    (ev, eh),
+                    (weak_v, weak_h),
+                    profiles,
+                    (px, py),
+                    (x0, x1, y0, y1),
+                    min_cells,
+                )
+            )
+        except LatticeError as exc:
+            error = exc
+    if not found:
+        raise error
+    # The lattice whose cells run furthest (a boundary placed mid-cell breaks every row of
+    # cells into pieces that do not grow), the first on a tie.
+    return max(found, key=lambda lat: lat.cols * lat.rows)
+
+
+def _bounded(
+    image: np.ndarray,
+    edges: tuple[np.ndarray, np.ndarray],
+    weak: tuple[np.ndarray, np.ndarray],
+    profiles: Callable[[int, int, int, int], tuple[np.ndarray, np.ndarray]],
+    pitches: tuple[int, int],
+    span: tuple[int, int, int, int],
+    min_cells: int,
+) -> Lattice:
+    """The board's lattice with its boundary lines placed by the edge ``profiles`` (along x
+    and along y, over a box x0, x1, y0, y1) of the dense area ``span``, grown out to the
+    board's frame; or :class:`LatticeError` when fewer than ``min_cells`` cells a side are
+    found."""
+    ev, eh = edges
+    x0, x1, y0, y1 = span
+    along_x, along_y = profiles(*span)
+    axs = fit_axis(along_x, pitches[0], x0, x1)
+    ays = fit_axis(along_y, pitches[1], y0, y1)
     ax, (first_col, ncols) = best_extent(ev, eh, axs, ays[0], (y0, y1))
     ay, (first_row, nrows) = best_extent(eh.T, ev.T, ays, axs[0], (x0, x1))
     # Where few blocks show the whole cell pattern (boards mostly open, in a skin whose open
@@ -287,16 +379,21 @@ def _lattice_at(
     seed = (first_col, first_col + ncols, first_row, first_row + nrows)
     c0, c1, r0, r1 = seed
     if ncols and nrows:
-        weak_v, weak_h = vertical >= WEAK_STEP, horizontal >= WEAK_STEP
-        c0, c1, r0, r1 = grow_extent(colour(image), weak_v, weak_h, ax.lines, ay.lines, seed)
+        c0, c1, r0, r1 = grow_extent(colour(image), weak[0], weak[1], ax.lines, ay.lines, seed)
     xs = extrapolated(ax.lines, ax.pitch, seed[0], seed[1], c0, c1)
     ys = extrapolated(ay.lines, ay.pitch, seed[2], seed[3], r0, r1)
-    first_col, ncols, first_row, nrows = c0, c1 - c0, r0, r1 - r0
+    ncols, nrows = c1 - c0, r1 - r0
     if ncols < min_cells or nrows < min_cells:
         raise LatticeError(
             f"the repeating pattern found is only {ncols}x{nrows} cells: no board in the image"
         )
-    return Lattice(
-        xs=even_ends(xs[first_col : first_col + ncols + 1]),
-        ys=even_ends(ys[first_row : first_row + nrows + 1]),
-    )
+    # A seed of fewer cells than extrapolated() takes its own pitch from: the lines carried
+    # out from it are placed again over the whole board, where edges run across it however
+    # faint (the lines between open cells: the seed may hold none).
+    along_x = weak[0][ys[r0] : ys[r1]].mean(axis=0)
+    along_y = weak[1][:, xs[c0] : xs[c1]].mean(axis=1)
+    if seed[1] - seed[0] < SEED_PITCH_CELLS:
+        xs = refit_even(along_x, xs, c0, c1)
+    if seed[3] - seed[2] < SEED_PITCH_CELLS:
+        ys = refit_even(along_y, ys, r0, r1)
+    return Lattice(xs=even_ends(xs[c0 : c1 + 1]), ys=even_ends(ys[r0 : r1 + 1]))

@@ -9,6 +9,10 @@ import numpy as np
 
 from bot.reading.lattice_lines import Axis, px
 
+#: Fewest cells of a seed along an axis for its own lines to give the pitch the lines beyond
+#: it are placed at (a smaller seed goes by the pitch found over the dense area).
+SEED_PITCH_CELLS = 4
+
 
 def even_ends(lines: tuple[int, ...]) -> tuple[int, ...]:
     """The outer lines one local pitch from their neighbours: outside the board the frame's
@@ -35,7 +39,7 @@ def extrapolated(
     >>> extrapolated((0, 18, 40, 60, 80, 101, 123), 20.06, 1, 5, 0, 6)
     (0, 20, 40, 60, 80, 100, 120)
     """
-    if s1 - s0 >= 4:
+    if s1 - s0 >= SEED_PITCH_CELLS:
         s0, s1 = s0 + 1, s1 - 1
         pitch = (lines[s1] - lines[s0]) / (s1 - s0)
     out = list(lines)
@@ -299,12 +303,12 @@ def grow_extent(
     grown = True
     while grown:
         grown = False
-        if row_ok(r0 - 1, c0, c1, r0, r1):
+        if row_ok(r0 - 1, c0, c1, r0, r1, True):
             r0, grown = r0 - 1, True
-        if row_ok(r1, c0, c1, r0, r1):
+        if row_ok(r1, c0, c1, r0, r1, True):
             r1, grown = r1 + 1, True
-        if col_ok(c0 - 1, c0, c1, r0, r1):
+        if col_ok(c0 - 1, c0, c1, r0, r1, True):
             c0, grown = c0 - 1, True
-        if col_ok(c1, c0, c1, r0, r1):
+        if col_ok(c1, c0, c1, r0, r1, True):
             c1, grown = c1 + 1, True
     return c0, c1, r0, r1

@@ -42,6 +42,7 @@ from bot.reading.tune_cells import (
     align_shots,
     cell_size,
     check_unscaled,
+    flat_tone_outside,
     group_cells,
     groups_like_surroundings,
     inset_for,
@@ -181,14 +182,18 @@ def tune(
     groups = group_cells(shots, size, inset)
     # Without its outer ring a cell may look like the board's surroundings (an open cell drawn
     # as a flat tone inside a one-pixel edge): then its ring is kept if that tells them apart.
-    # (Compared as the reader will: within the skin's tolerance.)
-    if inset and surroundings_read_as_cells(
-        shots, groups, size, inset, match_tolerance(groups, shots, size, inset)
+    # (Compared as the reader will: within the skin's tolerance.) A cell flat inside its ring
+    # whose tone a patch beside the board has, anywhere, is taken the same way.
+    inner_tolerance = match_tolerance(groups, shots, size, inset) if inset else 0
+    if inset and (
+        surroundings_read_as_cells(shots, groups, size, inset, inner_tolerance)
+        or flat_tone_outside(shots, groups, size, inset, inner_tolerance)
     ):
         whole = group_cells(shots, size, 0)
+        whole_tolerance = match_tolerance(whole, shots, size, 0)
         if not surroundings_read_as_cells(
-            shots, whole, size, 0, match_tolerance(whole, shots, size, 0)
-        ):
+            shots, whole, size, 0, whole_tolerance
+        ) and not flat_tone_outside(shots, whole, size, 0, whole_tolerance):
             inset, groups = 0, whole
     # Where the grid lines are in a cell (None if the skin has none): a game that recolours
     # them (xbomb outlines the opened area in green after a loss) gets every class in every

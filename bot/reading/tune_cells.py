@@ -110,7 +110,9 @@ def align_shots(shots: Sequence[Shot], size: tuple[int, int]) -> list[Shot]:
     The lattice of one screenshot may put the cell boundary on one side of a thin grid line,
     another screenshot's on the other side; cells must be cut alike in all of them. Each
     screenshot after the first is moved by the shift that makes the most of its cells equal,
-    pixel for pixel, to cells already seen (ties and no match at all: the smallest shift).
+    pixel for pixel, to cells already seen (ties: the smallest shift). Where no cell is equal
+    at any shift (cells drawn semi-transparent over a shaded background never are), by the
+    shift at which its cells agree best with cells seen (:func:`_near_shift`).
     """
     reach = max(2, min(size) // 5)
     shifts = sorted(
@@ -119,20 +121,67 @@ def align_shots(shots: Sequence[Shot], size: tuple[int, int]) -> list[Shot]:
     )
     placed: list[Shot] = []
     seen: set[bytes] = set()
+    looks: list[np.ndarray] = []  # one cell of each look seen (within the tolerance)
     for shot in shots:
         best, best_count = (0, 0), 0
         if seen:
             for dx, dy in shifts:
                 if not _inside(shot, dx, dy):
                     continue
-                cells = _cell_bytes(shot, size, dx, dy)
-                count = sum(cell in seen for cell in cells)
+                count = sum(cell in seen for cell in _cell_bytes(shot, size, dx, dy))
                 if count > best_count:
                     best, best_count = (dx, dy), count
+            if not best_count:
+                best = _near_shift(shot, size, looks, shifts)
         moved = Shot(shot.path, shot.image, shot.lattice.shifted(*best), shot.labels)
         placed.append(moved)
         seen.update(_cell_bytes(moved, size, 0, 0))
+        cut = moved.lattice.cells(moved.image, size)[..., :3]
+        flat = cut.reshape(-1, *cut.shape[2:])
+        looks += [flat[i] for i in _looks(flat, inset_for(size), looks)]
     return _majority_phase(shots, placed)
+
+
+#: Most cells of one look kept, and compared, when aligning by agreement.
+MAX_LOOKS = 48
+
+
+def _looks(cells: np.ndarray, inset: int, known: Sequence[np.ndarray] = ()) -> list[int]:
+    """Where among ``cells`` ([n, h, w, 3]) is one cell of each look not in ``known`` (looks
+    agree on :data:`SAME_SHARE` of their pixels), at most :data:`MAX_LOOKS` in all."""
+    out: list[int] = []
+    for i, cell in enumerate(cells):
+        if len(known) + len(out) >= MAX_LOOKS:
+            break
+        others = [*known, *(cells[j] for j in out)]
+        if not others or agreements(cell, others, inset).max() < SAME_SHARE:
+            out.append(i)
+    return out
+
+
+def _near_shift(
+    shot: Shot,
+    size: tuple[int, int],
+    looks: Sequence[np.ndarray],
+    shifts: Sequence[tuple[int, int]],
+) -> tuple[int, int]:
+    """The shift (of ``shifts``, the smallest on a tie) at which ``shot``'s cells of each look
+    agree best with the cells ``looks`` seen before (the mean of each one's best agreement)."""
+    inset = inset_for(size)
+    cells = shot.lattice.cells(shot.image, size)[..., :3]
+    flat = cells.reshape(-1, *cells.shape[2:])
+    # Where the shot's looks are, as found at its own phase: compared at every shift.
+    where = _looks(flat, inset)
+    best, best_score = (0, 0), -1.0
+    for dx, dy in shifts:
+        if not looks or not _inside(shot, dx, dy):
+            continue
+        moved = shot.lattice.shifted(dx, dy).cells(shot.image, size)[..., :3]
+        sample = moved.reshape(-1, *moved.shape[2:])[where]
+        score = float(agreements(sample, looks, inset).max(axis=-1).mean())
+        if score > best_score:
+            best, best_score = (dx, dy), score
+    return best
 
 
 def _majority_phase(found: Sequence[Shot], placed: Sequence[Shot]) -> list[Shot]:
@@ -261,6 +310,52 @@ def surroundings_read_as_cells(
     """
     return int(sum(same.any(axis=1).sum() for same in _ring_alike(shots, groups, size, inset,
                                                                    tolerance)))  # fmt: skip
+
+
+#: How far beside the board (cells) a flat patch of a cell's tone counts as what another
+#: window of the game may put in the ring of cells round the board (a status bar below it,
+#: further, is not looked at).
+BESIDE = 1
+
+
+def flat_tone_outside(
+    shots: Sequence[Shot],
+    groups: Sequence[Group],
+    size: tuple[int, int],
+    inset: int,
+    tolerance: int = TOLERANCE,
+) -> bool:
+    """Whether a group's cell is, inside ``inset``, one flat tone that a patch of a cell's size
+    beside the board has too (within :data:`BESIDE` cells of it), at any place, not only on
+    the lattice.
+
+    The ring of cells round the board (:func:`surroundings_read_as_cells`) shows what this
+    window puts there; a wider window of the game may put the same things at other places
+    along the board (Wine's Minesweeper: at nine columns the header over the board is full
+    of counters and the face, at thirty it is black between them, and its empty cells are
+    black inside a one-pixel outline). A menu bar far from the board is not looked at.
+    """
+    import cv2
+
+    h, w = size[1] - 2 * inset, size[0] - 2 * inset
+    tones = []
+    for group in groups:
+        inner = group.image[inset : size[1] - inset, inset : size[0] - inset, :3].astype(np.int16)
+        if int((inner.max(axis=(0, 1)) - inner.min(axis=(0, 1))).max()) <= tolerance:
+            tones.append(np.median(inner.reshape(-1, 3), axis=0))
+    for shot, tone in ((shot, tone) for shot in shots for tone in tones):
+        image = shot.image[..., :3].astype(np.int16)
+        alike = (np.abs(image - tone).max(axis=2) <= tolerance).astype(np.float32)
+        x0, y0, x1, y1 = shot.lattice.box
+        alike[max(y0, 0) : max(y1, 0), max(x0, 0) : max(x1, 0)] = 0.0
+        near = np.zeros_like(alike)
+        bx, by = BESIDE * size[0], BESIDE * size[1]
+        near[max(y0 - by, 0) : max(y1 + by, 0), max(x0 - bx, 0) : max(x1 + bx, 0)] = 1.0
+        alike *= near
+        share = cv2.boxFilter(alike, -1, (w, h), borderType=cv2.BORDER_CONSTANT)
+        if float(share.max()) >= SAME_SHARE:
+            return True
+    return False
 
 
 def groups_like_surroundings(

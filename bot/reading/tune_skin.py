@@ -25,6 +25,13 @@ from bot.userfiles import (
 #: Confidence the reader must have in a cell of a tuned skin (skin.json ``match``).
 MIN_CONFIDENCE = 0.96
 
+#: The classes a tuned skin's board is anchored by, in the order tried (the reader stops at
+#: the first that matches a few cells): covered and empty cells as in the shipped skins, then
+#: the numbers and the flag. A board with no covered cell left (lost with every mine shown,
+#: won with every mine flagged) whose empty cells are flat but for a faint line (the reader
+#: takes no flat anchor) is still found by its numbers.
+ANCHOR_ORDER = ("covered", "0", "1", "2", "3", "4", "5", "6", "7", "8", "flag")
+
 #: Classes whose templates agree on more than this share of pixels "look too alike".
 TOO_ALIKE = 0.97
 
@@ -145,7 +152,7 @@ def write_skin(
             write_image(target / file, group.image, "skin's template")
             files.append(file)
         templates[cls] = files
-    anchors = [a for a in ("covered", "0") if a in templates]
+    anchors = [a for a in ANCHOR_ORDER if a in templates]
     meta = {
         "format": 1,
         "name": name,
