@@ -45,7 +45,6 @@ from bot.reading.tune_cells import (
     group_cells,
     groups_like_surroundings,
     inset_for,
-    load_shot,
     surroundings_read_as_cells,
 )
 from bot.reading.tune_names import (
@@ -56,6 +55,7 @@ from bot.reading.tune_names import (
     read_groups_file,
     write_groups_file,
 )
+from bot.reading.tune_shots import load_shots
 from bot.reading.tune_skin import (
     ClassReport,
     check_replaceable,
@@ -173,7 +173,7 @@ def tune(
         check_file_output(groups_file, "groups file")
     check_output_folder(out or default_out(), "skins")
     check_replaceable((out or default_out()) / name)
-    shots = [load_shot(p) for p in images]
+    shots = load_shots(images)
     check_unscaled(shots)
     size = cell_size(shots)
     inset = inset_for(size)
