@@ -1,8 +1,9 @@
 """Frames of KMines' default theme from live play (tests/fixtures_tune/kmines-live/): open cells
 drawn semi-transparent over a shaded background, so one number looks a little different in
 each place. A skin taught from the repository's hard fixtures reads a live frame whose cells
-match one of its variants; ``minebot tune`` takes a logged frame's board from a screenshot of
-the same window when its lattice finder misses it."""
+match one of its variants, and cells along the frame drawn over the board's edge; ``minebot
+tune`` takes a logged frame's board from a screenshot of the same window when its lattice
+finder misses it."""
 
 from __future__ import annotations
 
@@ -28,6 +29,25 @@ def test_a_cell_reads_as_the_variant_that_matches_not_the_nearest(tmp_path: Path
     skin = find_skin("t-kmines", dirs=[skins])
     reading = read_image(cv2.imread(str(LIVE / "hard-mid2.png")), [skin])
     assert str(reading.board) == (LIVE / "hard-mid2.txt").read_text().strip("\n")
+
+
+def test_a_class_is_read_along_the_frame_drawn_over_the_board_s_outer_cells(
+    tmp_path: Path,
+) -> None:
+    """KMines draws its dark border over the last pixel column of the right-hand cells and the
+    last pixel row of the bottom ones: tune gives every class that look too, so a 4 in the
+    bottom row reads though the screenshots showed none there (0.94 before)."""
+    import json
+
+    from bot.reading.read import read_image
+    from bot.reading.skins import find_skin
+
+    skins = tune_game("kmines", tmp_path, Recipe("hard-mid", ("hard-fresh",)), ("hard-lost",))
+    meta = json.loads((skins / "t-kmines" / "skin.json").read_text(encoding="utf-8"))
+    assert len(meta["templates"]["4"]) > 1
+    skin = find_skin("t-kmines", dirs=[skins])
+    reading = read_image(cv2.imread(str(LIVE / "hard-edge.png")), [skin])
+    assert str(reading.board) == (LIVE / "hard-edge.txt").read_text().strip("\n")
 
 
 def test_a_logged_frame_takes_the_board_of_a_screenshot_of_the_same_window(

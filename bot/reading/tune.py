@@ -47,6 +47,7 @@ from bot.reading.tune_cells import (
     inset_for,
     surroundings_read_as_cells,
 )
+from bot.reading.tune_frame import frame_variants
 from bot.reading.tune_names import (
     CLASS_ORDER,
     class_templates,
@@ -223,6 +224,14 @@ def tune(
         groups = groups + derived
         result.groups = groups
         result.derived = derived
+    # Every class as drawn along a side of the board a frame draws over (the same filter).
+    framed = frame_variants(groups, shots, size)
+    alike = groups_like_surroundings(shots, framed, size, inset, tolerance)
+    framed = [g for g, near in zip(framed, alike, strict=True) if not near]
+    if framed:
+        groups = groups + framed
+        result.groups = groups
+        result.derived = [*result.derived, *framed]
     result.tolerance = tolerance
     result.reports = skin_report(groups, shots, size, inset, tolerance)
     folder = write_skin(
