@@ -270,7 +270,8 @@ class Player:
                 hovered = self.clock()
             if view is not None:
                 lost_chars = str(getattr(self.located.skin, "lost_chars", "X"))
-                if end_shown(view, lost_chars):
+                clicked = self._game.clicked if self._game is not None else ()
+                if end_shown(view, lost_chars, clicked):
                     board, _ = partial_board(view, view.doubtful_cells)
                     return frame, PartialReading(self.located, board, "lost", None, ()), None
                 cells = view.doubtful_cells

@@ -26,7 +26,7 @@ from typing import Any
 
 import numpy as np
 
-from solver.board import COVERED, NUMBERS, Board
+from solver.board import COVERED, MINE, NUMBERS, Board
 
 Position = tuple[int, int]
 
@@ -72,15 +72,27 @@ class PartialReading:
     unknown: tuple[Position, ...]
 
 
-def end_shown(view: CellView, lost_chars: str) -> str | None:
+def end_shown(view: CellView, lost_chars: str, clicked: Iterable[Position] = ()) -> str | None:
     """``'lost'`` when a cell that reads clearly shows the skin's loss mark (the exploded mine),
-    whatever covers the others; else None (a win needs every cell: see the full read).
+    whatever covers the others; or when mines show on cells that read clearly and a cell the
+    bot clicked does not read (the exploded mine drawn where the skin has not seen one: on
+    KMines' shaded background, beside the board's frame); else None (a win needs every cell:
+    see the full read).
 
     >>> view = CellView(("1X", "??"), np.array([[False, False], [True, True]]))
     >>> end_shown(view, "X"), end_shown(CellView(("1X", "??"), np.ones((2, 2), bool)), "X")
     ('lost', None)
+    >>> shown = CellView(("1*", ".?"), np.array([[False, False], [False, True]]))
+    >>> end_shown(shown, "X", [(1, 1)]), end_shown(shown, "X", [(0, 1)])
+    ('lost', None)
     """
-    return "lost" if any(ch in lost_chars for ch in view.confident().values()) else None
+    read = view.confident().values()
+    if any(ch in lost_chars for ch in read):
+        return "lost"
+    # Only a lost game shows its mines.
+    if MINE in read and set(view.doubtful_cells) & set(clicked):
+        return "lost"
+    return None
 
 
 def covers_revealed(cells: Iterable[Position], previous: Board | None) -> bool:
