@@ -56,18 +56,21 @@ def tune_from_fixtures(work: Path) -> Path:
     return skins
 
 
-def test_kmines_end_messages_are_waited_out_and_every_game_counted(virtual_display, tmp_path):
+def play_kmines(
+    display, tmp_path: Path, skins: Path, skin: str, level: str, theme: str, games: int
+) -> subprocess.CompletedProcess[str]:
+    """Start KMines at ``level`` in ``theme`` by hand (as a user would, from a shell) on the
+    session's display and run ``minebot play --skin SKIN --games N --json --log`` on it."""
     kmines = kmines_or_skip()
-    skins = tune_from_fixtures(tmp_path)
     config, runtime = tmp_path / "config", tmp_path / "runtime"
     config.mkdir()
     runtime.mkdir(mode=0o700)
     (config / "kminesrc").write_text(
-        "[KgDifficulty]\nLevel=Medium\n\n[KgTheme]\nTheme=themes/classic.desktop\n"
+        f"[KgDifficulty]\nLevel={level}\n\n[KgTheme]\nTheme=themes/{theme}.desktop\n"
     )
     from bot.live.programs import game_environment
 
-    env = dict(virtual_display.env, MINEBOT_SKINS=str(skins))
+    env = dict(display.env, MINEBOT_SKINS=str(skins))
     # As from a user's shell: without the Qt settings opencv-python made in this process.
     game_env = game_environment(
         dict(env, XDG_CONFIG_HOME=str(config), XDG_RUNTIME_DIR=str(runtime))
@@ -76,19 +79,25 @@ def test_kmines_end_messages_are_waited_out_and_every_game_counted(virtual_displ
         ["dbus-run-session", "--", kmines], env=game_env,
         stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True,
     )  # fmt: skip
-    logs = tmp_path / "logs"
     try:
         from bot.live.window import X11Windows, find_window
 
         find_window(X11Windows(env["DISPLAY"]), wm_class="kmines", timeout=30)
-        done = subprocess.run(
-            [sys.executable, "-m", "bot.cli", "play", "--skin", SKIN, "--games", "3", "--json",
-             "--log", str(logs)],
-            capture_output=True, text=True, timeout=400, env=env,
+        return subprocess.run(
+            [sys.executable, "-m", "bot.cli", "play", "--skin", skin, "--games", str(games),
+             "--json", "--log", str(tmp_path / "logs")],
+            capture_output=True, text=True, timeout=130 * games, env=env,
         )  # fmt: skip
     finally:
         os.killpg(game.pid, 15)  # dbus-run-session and the game it started
         game.wait(timeout=10)
+
+
+def test_kmines_end_messages_are_waited_out_and_every_game_counted(virtual_display, tmp_path):
+    kmines_or_skip()
+    skins = tune_from_fixtures(tmp_path)
+    done = play_kmines(virtual_display, tmp_path, skins, SKIN, "Medium", "classic", 3)
+    logs = tmp_path / "logs"
     assert done.returncode == 0, done.stderr
     summary = json.loads(done.stdout)
     assert summary["games"] == 3 and summary["stopped_because"] == "done", done.stderr
