@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import shutil
 from pathlib import Path
+from typing import Any
 
 import cv2
 import numpy as np
@@ -21,33 +22,34 @@ from tests.tune_games import FIXTURES, Recipe, tune_game
 LIVE = Path(__file__).resolve().parent / "fixtures_tune" / "kmines-live"
 
 
-def test_a_cell_reads_as_the_variant_that_matches_not_the_nearest(tmp_path: Path) -> None:
-    from bot.reading.read import read_image
+@pytest.fixture(scope="module")
+def hard_skin(tmp_path_factory: pytest.TempPathFactory) -> Any:
+    """The skin tuned from the hard screenshots (fresh; mid and lost labelled)."""
     from bot.reading.skins import find_skin
 
-    skins = tune_game("kmines", tmp_path, Recipe("hard-mid", ("hard-fresh",)), ("hard-lost",))
-    skin = find_skin("t-kmines", dirs=[skins])
-    reading = read_image(cv2.imread(str(LIVE / "hard-mid2.png")), [skin])
-    assert str(reading.board) == (LIVE / "hard-mid2.txt").read_text().strip("\n")
+    work = tmp_path_factory.mktemp("hard")
+    skins = tune_game("kmines", work, Recipe("hard-mid", ("hard-fresh",)), ("hard-lost",))
+    return find_skin("t-kmines", dirs=[skins])
+
+
+def read_frame_text(name: str, skin: Any) -> str:
+    """The board ``skin`` reads in the live frame ``name``."""
+    from bot.reading.read import read_image
+
+    return str(read_image(cv2.imread(str(LIVE / f"{name}.png")), [skin]).board)
+
+
+def test_a_cell_reads_as_the_variant_that_matches_not_the_nearest(hard_skin: Any) -> None:
+    assert read_frame_text("hard-mid2", hard_skin) == (LIVE / "hard-mid2.txt").read_text().strip()
 
 
 def test_a_class_is_read_along_the_frame_drawn_over_the_board_s_outer_cells(
-    tmp_path: Path,
+    hard_skin: Any,
 ) -> None:
     """KMines draws its dark border over the last pixel column of the right-hand cells and the
     last pixel row of the bottom ones: tune gives every class that look too, so a 4 in the
     bottom row reads though the screenshots showed none there (0.94 before)."""
-    import json
-
-    from bot.reading.read import read_image
-    from bot.reading.skins import find_skin
-
-    skins = tune_game("kmines", tmp_path, Recipe("hard-mid", ("hard-fresh",)), ("hard-lost",))
-    meta = json.loads((skins / "t-kmines" / "skin.json").read_text(encoding="utf-8"))
-    assert len(meta["templates"]["4"]) > 1
-    skin = find_skin("t-kmines", dirs=[skins])
-    reading = read_image(cv2.imread(str(LIVE / "hard-edge.png")), [skin])
-    assert str(reading.board) == (LIVE / "hard-edge.txt").read_text().strip("\n")
+    assert read_frame_text("hard-edge", hard_skin) == (LIVE / "hard-edge.txt").read_text().strip()
 
 
 def test_a_logged_frame_takes_the_board_of_a_screenshot_of_the_same_window(

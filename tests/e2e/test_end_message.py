@@ -30,27 +30,33 @@ def kmines_or_skip() -> str:
     return found
 
 
-def tune_from_fixtures(work: Path) -> Path:
-    """``minebot tune`` as the README's "Teach minebot a new game" says, on the KMines
-    fixtures (16x16/40, 18 px cells); the skins folder."""
+def tune_kmines(
+    work: Path, fixtures: Path, level: str, skin: str, size: str, frames: tuple[Path, ...] = ()
+) -> Path:
+    """``minebot tune`` as the README's "Teach minebot a new game" says, on KMines' fresh, mid
+    and lost screenshots of ``level`` in ``fixtures`` (the last two labelled) and the labelled
+    ``frames`` (paths without their suffix), ``size`` as ``--level``; the skins folder."""
     import cv2
 
     shots = work / "shots"
     shots.mkdir()
     for moment in ("fresh", "mid", "lost"):
-        shutil.copy(FIXTURES / f"medium-{moment}.png", shots / f"{moment}.png")
+        shutil.copy(fixtures / f"{level}-{moment}.png", shots / f"{moment}.png")
     for moment in ("mid", "lost"):
-        shutil.copy(FIXTURES / f"medium-{moment}.txt", shots / f"{moment}.txt")
+        shutil.copy(fixtures / f"{level}-{moment}.txt", shots / f"{moment}.txt")
+    for frame in frames:
+        for suffix in (".png", ".txt"):
+            shutil.copy(frame.with_suffix(suffix), shots)
     # The toolbar's "New" button (a key does not reach KMines once its "Reset?" dialog closed).
     fresh = cv2.imread(str(shots / "fresh.png"))
     cv2.imwrite(str(shots / "new.png"), fresh[28:48, 6:48])
     skins = work / "skins"
     done = subprocess.run(
         [sys.executable, "-m", "bot.cli", "tune", "fresh.png", "mid.png", "lost.png",
-         "--name", SKIN, "--out", str(skins), "--level", "16x16n40",
-         "--restart-button", "new.png", "--first-click", "opening",
+         *(f"{f.name}.png" for f in frames), "--name", skin, "--out", str(skins),
+         "--level", size, "--restart-button", "new.png", "--first-click", "opening",
          "--dialog", "Reset=Escape"],
-        cwd=shots, capture_output=True, text=True, timeout=120,
+        cwd=shots, capture_output=True, text=True, timeout=300,
     )  # fmt: skip
     assert done.returncode == 0, done.stdout + done.stderr
     return skins
@@ -95,7 +101,7 @@ def play_kmines(
 
 def test_kmines_end_messages_are_waited_out_and_every_game_counted(virtual_display, tmp_path):
     kmines_or_skip()
-    skins = tune_from_fixtures(tmp_path)
+    skins = tune_kmines(tmp_path, FIXTURES, "medium", SKIN, "16x16n40")
     done = play_kmines(virtual_display, tmp_path, skins, SKIN, "Medium", "classic", 3)
     logs = tmp_path / "logs"
     assert done.returncode == 0, done.stderr
