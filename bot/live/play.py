@@ -70,6 +70,7 @@ from bot.live.unclear import (
     hover_out,
     opened_by_clicks,
     partial_board,
+    reading_as_before,
     reading_with_unknown,
 )
 from solver.board import Board
@@ -274,6 +275,10 @@ class Player:
                 if end_shown(view, lost_chars, clicked):
                     board, _ = partial_board(view, view.doubtful_cells)
                     return frame, PartialReading(self.located, board, "lost", None, ()), None
+                mines = self.mines if self.mines is not None else self._mines_shown
+                same = reading_as_before(view, self.located, previous, mines, self.reader.judge)
+                if same is not None and not reading_doubt(previous, same.board):
+                    return frame, same, self._plan_after(same, want_plan)
                 cells = view.doubtful_cells
                 hidden = covers_revealed(cells, previous)  # a message, not an unknown class
                 if cells != doubt or hidden:

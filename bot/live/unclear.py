@@ -108,6 +108,35 @@ def covers_revealed(cells: Iterable[Position], previous: Board | None) -> bool:
     return previous is not None and any(previous[x, y] in NUMBERS for x, y in cells)
 
 
+def reading_as_before(
+    view: CellView,
+    located: Any,
+    previous: Board | None,
+    mines: int | None,
+    judge: Callable[[Board, Any, int | None], str],
+) -> PartialReading | None:
+    """The board of ``view`` when each of its doubtful cells showed a number on ``previous``
+    and still looks most like that number (the cell's edge is drawn by its neighbours: KMines'
+    6 read 0.96, then 0.94 once the cell beside it opened); else None. An opened cell never
+    changes in a game, and the cells that read clearly are read: nothing is guessed.
+
+    >>> view = CellView(("13", ".."), np.array([[False, True], [False, False]]))
+    >>> judge = lambda board, skin, mines: "playing"
+    >>> str(reading_as_before(view, None, Board("13\\n.."), 3, judge).board)
+    '13\\n..'
+    >>> reading_as_before(view, None, Board("12\\n.."), 3, judge) is None
+    True
+    """
+    cells = view.doubtful_cells
+    if previous is None or not cells:
+        return None
+    if any(previous[x, y] not in NUMBERS or view.chars[y][x] != previous[x, y] for x, y in cells):
+        return None
+    board = Board("\n".join(view.chars))
+    return PartialReading(located, board, judge(board, getattr(located, "skin", None), mines),
+                          mines, ())  # fmt: skip
+
+
 def surely_opened(
     cells: Iterable[Position], view: CellView, proven_safe_clicked: Iterable[Position]
 ) -> bool:
