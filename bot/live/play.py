@@ -362,7 +362,10 @@ class Player:
                     "the board moved or changed size while playing: stopping "
                     "(start again to play the new board)"
                 )
-            self.located = relocated
+            # Mid-game the grid that has read is kept: a board found afresh under something
+            # passing over it may be a few pixels off and then no frame reads.
+            if previous is None:
+                self.located = relocated
         reading = self.reader.read(frame.image, self.located)
         doubt = reading_doubt(previous, reading.board) if reading.state == "playing" else ""
         if doubt:
