@@ -65,13 +65,14 @@ from bot.live.unclear import (
     GameAbandoned,
     PartialReading,
     UnknownCellLog,
+    as_before,
     covers_revealed,
     end_shown,
     hover_out,
     opened_by_clicks,
     partial_board,
-    reading_as_before,
     reading_with_unknown,
+    whole_reading,
 )
 from solver.board import Board
 from solver.errors import ContradictionError, MinebotError
@@ -265,18 +266,19 @@ class Player:
         doubt: tuple[Position, ...] = ()
         doubt_since = start
         while True:
-            view = self._view(frame)
+            raw = self._view(frame)
+            view = None if raw is None else as_before(raw, previous)
             if view is not None and view.doubtful_cells and self.clock() - hovered > t.hover_after:
                 hover_out(self, frame, view.doubtful_cells)
                 hovered = self.clock()
-            if view is not None:
+            if view is not None and raw is not None:
                 lost_chars = str(getattr(self.located.skin, "lost_chars", "X"))
                 clicked = self._game.clicked if self._game is not None else ()
                 if end_shown(view, lost_chars, clicked):
                     board, _ = partial_board(view, view.doubtful_cells)
                     return frame, PartialReading(self.located, board, "lost", None, ()), None
                 mines = self.mines if self.mines is not None else self._mines_shown
-                same = reading_as_before(view, self.located, previous, mines, self.reader.judge)
+                same = whole_reading(raw, view, self.located, mines, self.reader.judge)
                 if same is not None and not reading_doubt(previous, same.board):
                     return frame, same, self._plan_after(same, want_plan)
                 cells = view.doubtful_cells
@@ -362,9 +364,8 @@ class Player:
                     "the board moved or changed size while playing: stopping "
                     "(start again to play the new board)"
                 )
-            # Mid-game the grid that has read is kept: a board found afresh under something
-            # passing over it may be a few pixels off and then no frame reads.
-            if previous is None:
+            # Mid-game the grid that has read is kept: one found afresh under something
+            if previous is None:  # passing over the board may be a few pixels off
                 self.located = relocated
         reading = self.reader.read(frame.image, self.located)
         doubt = reading_doubt(previous, reading.board) if reading.state == "playing" else ""

@@ -108,31 +108,38 @@ def covers_revealed(cells: Iterable[Position], previous: Board | None) -> bool:
     return previous is not None and any(previous[x, y] in NUMBERS for x, y in cells)
 
 
-def reading_as_before(
+def as_before(view: CellView, previous: Board | None) -> CellView:
+    """``view`` with the doubtful cells that showed a number on ``previous`` and still look most
+    like that number taken as read: an opened cell never changes in a game, and its edge is
+    drawn by its neighbours (KMines' 6 read 0.96, then 0.94 once the cell beside it opened).
+
+    >>> view = CellView(("13", "7."), np.array([[False, True], [True, False]]))
+    >>> as_before(view, Board("13\\n..")).doubtful_cells, as_before(view, None).doubtful_cells
+    (((0, 1),), ((1, 0), (0, 1)))
+    >>> as_before(view, Board("12\\n..")).doubtful_cells
+    ((1, 0), (0, 1))
+    """
+    if previous is None:
+        return view
+    doubtful = view.doubtful.copy()
+    for x, y in view.doubtful_cells:
+        if previous[x, y] in NUMBERS and view.chars[y][x] == previous[x, y]:
+            doubtful[y, x] = False
+    return CellView(view.chars, doubtful)
+
+
+def whole_reading(
     view: CellView,
+    settled: CellView,
     located: Any,
-    previous: Board | None,
     mines: int | None,
     judge: Callable[[Board, Any, int | None], str],
 ) -> PartialReading | None:
-    """The board of ``view`` when each of its doubtful cells showed a number on ``previous``
-    and still looks most like that number (the cell's edge is drawn by its neighbours: KMines'
-    6 read 0.96, then 0.94 once the cell beside it opened); else None. An opened cell never
-    changes in a game, and the cells that read clearly are read: nothing is guessed.
-
-    >>> view = CellView(("13", ".."), np.array([[False, True], [False, False]]))
-    >>> judge = lambda board, skin, mines: "playing"
-    >>> str(reading_as_before(view, None, Board("13\\n.."), 3, judge).board)
-    '13\\n..'
-    >>> reading_as_before(view, None, Board("12\\n.."), 3, judge) is None
-    True
-    """
-    cells = view.doubtful_cells
-    if previous is None or not cells:
+    """The board when every doubtful cell of ``view`` is one :func:`as_before` took as read
+    (``settled``), else None."""
+    if not view.doubtful.any() or settled.doubtful.any():
         return None
-    if any(previous[x, y] not in NUMBERS or view.chars[y][x] != previous[x, y] for x, y in cells):
-        return None
-    board = Board("\n".join(view.chars))
+    board = Board("\n".join(settled.chars))
     return PartialReading(located, board, judge(board, getattr(located, "skin", None), mines),
                           mines, ())  # fmt: skip
 
