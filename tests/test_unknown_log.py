@@ -64,3 +64,23 @@ def test_each_look_is_logged_once_and_known_at_sight_after():
     assert log.looks_met(good, LOCATED, [(1, 1)]) and not log.looks_met(good, LOCATED, [(2, 1)])
     log.note(good, LOCATED, [(1, 1), (2, 1)])
     assert len(said) == 2 and "cells (2, 1) of" in said[1]
+
+
+def test_a_frame_whose_board_tune_takes_from_the_window_s_screenshots_is_logged_at_once(tmp_path):
+    """Most late frames of KMines' default theme show no lattice to the finder alone; tune
+    takes their board from a screenshot of the same window (bot.reading.tune_shots), so the
+    frame is logged as it is, not passed over for a later one that would show no more."""
+    import pytest
+
+    from bot.errors import LatticeError
+
+    late = frame(HERE / "fixtures_tune" / "kmines-live" / "hard-late.png")
+    with pytest.raises(LatticeError):
+        find_lattice(late.image)
+    located = SimpleNamespace(
+        grid=Grid(left=17, top=90, pitch_x=16, pitch_y=16, cols=30, rows=16), skin=LOCATED.skin
+    )
+    assert tune_measures_alike(late, located)
+    said: list[str] = []
+    UnknownCellLog(tmp_path, said.append).note(late, located, [(9, 0)])
+    assert len(said) == 1 and (tmp_path / "unknown-01.png").is_file()

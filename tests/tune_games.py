@@ -81,7 +81,9 @@ def tune_game(
     images = [shots / f"{n}.png" for n in (*labelled, *recipe.unlabelled)]
     result = tune(images, f"t-{game}", out=work / "skins")
     if result.folder is None:
-        raise AssertionError(f"{game}: tune left groups unnamed: {len(result.unnamed)}")
+        from bot.errors import TuneError
+
+        raise TuneError(f"{game}: tune left groups unnamed: {len(result.unnamed)}")
     return work / "skins"
 
 

@@ -142,7 +142,7 @@ def run(args: argparse.Namespace) -> int:
         print(f"{shot.path}: {shot.lattice.describe()}; {labels}")
     seen = len(result.groups) - len(result.derived)
     made = (
-        f", {len(result.derived)} variants made with other grid-line colours"
+        f", {len(result.derived)} variants made (other grid-line colours, the board's frame)"
         if result.derived
         else ""
     )

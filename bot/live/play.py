@@ -65,12 +65,14 @@ from bot.live.unclear import (
     GameAbandoned,
     PartialReading,
     UnknownCellLog,
+    as_before,
     covers_revealed,
     end_shown,
     hover_out,
     opened_by_clicks,
     partial_board,
     reading_with_unknown,
+    whole_reading,
 )
 from solver.board import Board
 from solver.errors import ContradictionError, MinebotError
@@ -264,15 +266,21 @@ class Player:
         doubt: tuple[Position, ...] = ()
         doubt_since = start
         while True:
-            view = self._view(frame)
+            raw = self._view(frame)
+            view = None if raw is None else as_before(raw, previous)
             if view is not None and view.doubtful_cells and self.clock() - hovered > t.hover_after:
                 hover_out(self, frame, view.doubtful_cells)
                 hovered = self.clock()
-            if view is not None:
+            if view is not None and raw is not None:
                 lost_chars = str(getattr(self.located.skin, "lost_chars", "X"))
-                if end_shown(view, lost_chars):
+                clicked = self._game.clicked if self._game is not None else ()
+                if end_shown(view, lost_chars, clicked):
                     board, _ = partial_board(view, view.doubtful_cells)
                     return frame, PartialReading(self.located, board, "lost", None, ()), None
+                mines = self.mines if self.mines is not None else self._mines_shown
+                same = whole_reading(raw, view, self.located, mines, self.reader.judge)
+                if same is not None and not reading_doubt(previous, same.board):
+                    return frame, same, self._plan_after(same, want_plan)
                 cells = view.doubtful_cells
                 hidden = covers_revealed(cells, previous)  # a message, not an unknown class
                 if cells != doubt or hidden:
@@ -356,7 +364,9 @@ class Player:
                     "the board moved or changed size while playing: stopping "
                     "(start again to play the new board)"
                 )
-            self.located = relocated
+            # Mid-game the grid that has read is kept: one found afresh under something
+            if previous is None:  # passing over the board may be a few pixels off
+                self.located = relocated
         reading = self.reader.read(frame.image, self.located)
         doubt = reading_doubt(previous, reading.board) if reading.state == "playing" else ""
         if doubt:
@@ -434,13 +444,19 @@ class Player:
         """Read the board after the last clicks, and plan. Some games draw a click in steps (a
         pressed cell first, the number a moment later): look again until every clicked cell
         shows as opened (a cell of an unknown class is an opened one: not waited for, 1.5 s a
-        move) or the screen stops changing."""
+        move) or the screen stops changing for ``late_change_timeout`` s (a loaded machine
+        draws a batch of clicks late: KMines at load 16 left 9 clicked cells covered past
+        ``change_timeout``, and they counted as misclicks)."""
         frame, reading, plan = self.read(frame, record.previous)
+        waited = 0.0
         while changed and plan is not None and unopened(reading.board, record.last_batch, reading):
             frame, changed = self.settle(board_crop(frame.image, self.located.grid))
             if changed:
                 ledger.screen_changed()
                 frame, reading, plan = self.read(frame, record.previous)
+            elif waited < self.timing.late_change_timeout:
+                waited += self.timing.change_timeout
+                changed = True  # looked again, the cells still covered
         return frame, reading, plan
 
     def _click(

@@ -26,7 +26,7 @@ from typing import Any
 
 import numpy as np
 
-from solver.board import COVERED, NUMBERS, Board
+from solver.board import COVERED, MINE, NUMBERS, Board
 
 Position = tuple[int, int]
 
@@ -72,15 +72,27 @@ class PartialReading:
     unknown: tuple[Position, ...]
 
 
-def end_shown(view: CellView, lost_chars: str) -> str | None:
+def end_shown(view: CellView, lost_chars: str, clicked: Iterable[Position] = ()) -> str | None:
     """``'lost'`` when a cell that reads clearly shows the skin's loss mark (the exploded mine),
-    whatever covers the others; else None (a win needs every cell: see the full read).
+    whatever covers the others; or when mines show on cells that read clearly and a cell the
+    bot clicked does not read (the exploded mine drawn where the skin has not seen one: on
+    KMines' shaded background, beside the board's frame); else None (a win needs every cell:
+    see the full read).
 
     >>> view = CellView(("1X", "??"), np.array([[False, False], [True, True]]))
     >>> end_shown(view, "X"), end_shown(CellView(("1X", "??"), np.ones((2, 2), bool)), "X")
     ('lost', None)
+    >>> shown = CellView(("1*", ".?"), np.array([[False, False], [False, True]]))
+    >>> end_shown(shown, "X", [(1, 1)]), end_shown(shown, "X", [(0, 1)])
+    ('lost', None)
     """
-    return "lost" if any(ch in lost_chars for ch in view.confident().values()) else None
+    read = view.confident().values()
+    if any(ch in lost_chars for ch in read):
+        return "lost"
+    # Only a lost game shows its mines.
+    if MINE in read and set(view.doubtful_cells) & set(clicked):
+        return "lost"
+    return None
 
 
 def covers_revealed(cells: Iterable[Position], previous: Board | None) -> bool:
@@ -94,6 +106,42 @@ def covers_revealed(cells: Iterable[Position], previous: Board | None) -> bool:
     True
     """
     return previous is not None and any(previous[x, y] in NUMBERS for x, y in cells)
+
+
+def as_before(view: CellView, previous: Board | None) -> CellView:
+    """``view`` with the doubtful cells that showed a number on ``previous`` and still look most
+    like that number taken as read: an opened cell never changes in a game, and its edge is
+    drawn by its neighbours (KMines' 6 read 0.96, then 0.94 once the cell beside it opened).
+
+    >>> view = CellView(("13", "7."), np.array([[False, True], [True, False]]))
+    >>> as_before(view, Board("13\\n..")).doubtful_cells, as_before(view, None).doubtful_cells
+    (((0, 1),), ((1, 0), (0, 1)))
+    >>> as_before(view, Board("12\\n..")).doubtful_cells
+    ((1, 0), (0, 1))
+    """
+    if previous is None:
+        return view
+    doubtful = view.doubtful.copy()
+    for x, y in view.doubtful_cells:
+        if previous[x, y] in NUMBERS and view.chars[y][x] == previous[x, y]:
+            doubtful[y, x] = False
+    return CellView(view.chars, doubtful)
+
+
+def whole_reading(
+    view: CellView,
+    settled: CellView,
+    located: Any,
+    mines: int | None,
+    judge: Callable[[Board, Any, int | None], str],
+) -> PartialReading | None:
+    """The board when every doubtful cell of ``view`` is one :func:`as_before` took as read
+    (``settled``), else None."""
+    if not view.doubtful.any() or settled.doubtful.any():
+        return None
+    board = Board("\n".join(settled.chars))
+    return PartialReading(located, board, judge(board, getattr(located, "skin", None), mines),
+                          mines, ())  # fmt: skip
 
 
 def surely_opened(
@@ -245,7 +293,9 @@ def tune_measures_alike(frame: Any, located: Any) -> bool:
     try:
         lattice = find_lattice(frame.image)
     except MinebotError:
-        return False
+        # No board found at all: tune takes it from a screenshot of the same window, the
+        # ones the skin was tuned from (KMines' default theme: most late frames).
+        return True
     return all(abs(p - round(p)) <= SCALED_PX for p in (lattice.pitch_x, lattice.pitch_y))
 
 

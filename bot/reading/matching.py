@@ -184,7 +184,7 @@ def classify_samples(
     exact = lookup and abs(sx - 1) < 1e-3 and abs(sy - 1) < 1e-3
     table = _exact_table(skin, sample_step(skin) if step is None else step) if exact else {}
     if not table:
-        return score_cells(samples, bank, state)
+        return score_cells(samples, bank, state, skin.min_confidence)
     hits = [table.get(row.tobytes()) for row in samples]
     missing = np.array([hit is None for hit in hits])
     n = samples.shape[0]
@@ -193,7 +193,7 @@ def classify_samples(
         if hit is not None:
             win[i], margin[i] = hit
     if missing.any():
-        part = score_cells(samples[missing], bank, state)
+        part = score_cells(samples[missing], bank, state, skin.min_confidence)
         win[missing], conf[missing], margin[missing], dist[missing] = part
     return win, conf, margin, dist
 
@@ -220,9 +220,16 @@ def _exact_table(skin: Skin, step: int) -> dict[bytes, tuple[int, float]]:
 
 
 def score_cells(
-    samples: np.ndarray, bank: TemplateBank, state: ReaderState
+    samples: np.ndarray,
+    bank: TemplateBank,
+    state: ReaderState,
+    recheck_below: float | None = None,
 ) -> tuple[np.ndarray, ...]:
-    """The full comparison: SSD ranking of every class, robust score of the nearest two."""
+    """The full comparison: SSD ranking of every class, robust score of the nearest two.
+
+    With ``recheck_below``, a cell whose nearest variant (by SSD) of a candidate class scores
+    below it is scored against every variant of its two candidate classes (see
+    :func:`_best_variants`)."""
     import cv2
 
     n = samples.shape[0]
@@ -253,6 +260,8 @@ def score_cells(
         np.take(bank.tol, chosen.T, axis=0, out=tol)
         off = far_pixels(diff.reshape(m * n, d), tol.reshape(m * n, d))
     score = 1.0 - off.reshape(m, n).T / (bank.mask.sum() / 3)  # [N, m]
+    if recheck_below is not None:
+        _best_variants(samples, bank, top, score, recheck_below)
     rms = np.sqrt(np.maximum(class_d2, 0) / ranked.shape[1])
     if groups == 1:
         return top[:, 0], score[:, 0], score[:, 0], rms[:, 0]
@@ -265,6 +274,38 @@ def score_cells(
     best = np.where(second_better, score[:, 1], score[:, 0])
     other = np.where(second_better, score[:, 0], score[:, 1])
     return win, best, best - other, rms[rows[:, 0], win]
+
+
+def _best_variants(
+    samples: np.ndarray, bank: TemplateBank, top: np.ndarray, score: np.ndarray, below: float
+) -> None:
+    """Raise ``score`` ``[N, m]`` (of the candidate classes ``top``) to the best robust score
+    of any variant of each class, for the cells whose nearest variant by SSD scores below
+    ``below`` (in place).
+
+    The SSD ranking only picks what the robust score decides between. Among a class's variants
+    the nearest by SSD is not always the one that matches: cells drawn semi-transparent over a
+    shaded background (KMines' default theme) differ from their variants mostly by the
+    background's brightness, a difference well within the tolerance that the SSD weighs over
+    every pixel, while a few pixels of an edge drawn after a neighbour (beyond the tolerance)
+    match only the variant cut beside a neighbour of the same kind.
+    """
+    counts = np.diff(bank.starts)
+    pixels = bank.mask.sum() / 3
+    weak = (score < below) & (counts[top] > 1)  # [N, m]
+    # One class at a time: its weak cells against all its variants in one comparison.
+    for g in np.unique(top[weak]):
+        cells, slots = np.nonzero(weak & (top == g))
+        variants = bank.u8[bank.starts[g] : bank.starts[g + 1]].astype(np.int16)
+        diff = np.abs(samples[cells].astype(np.int16)[None] - variants[:, None]).astype(np.uint8)
+        k, d = variants.shape
+        if bank.tol_all is not None:
+            tol: np.ndarray | int = bank.tol_all
+        else:
+            own = bank.tol[bank.starts[g] : bank.starts[g + 1]]
+            tol = np.repeat(own, len(cells), axis=0)
+        off = far_pixels(diff.reshape(-1, d), tol).reshape(k, len(cells))
+        score[cells, slots] = np.maximum(score[cells, slots], 1.0 - off.min(axis=0) / pixels)
 
 
 def cross_products(

@@ -46,9 +46,9 @@ from bot.reading.tune_cells import (
     group_cells,
     groups_like_surroundings,
     inset_for,
-    load_shot,
     surroundings_read_as_cells,
 )
+from bot.reading.tune_frame import frame_variants
 from bot.reading.tune_names import (
     CLASS_ORDER,
     class_templates,
@@ -57,6 +57,7 @@ from bot.reading.tune_names import (
     read_groups_file,
     write_groups_file,
 )
+from bot.reading.tune_shots import load_shots
 from bot.reading.tune_skin import (
     ClassReport,
     check_replaceable,
@@ -174,7 +175,7 @@ def tune(
         check_file_output(groups_file, "groups file")
     check_output_folder(out or default_out(), "skins")
     check_replaceable((out or default_out()) / name)
-    shots = [load_shot(p) for p in images]
+    shots = load_shots(images)
     check_unscaled(shots)
     size = cell_size(shots)
     inset = inset_for(size)
@@ -228,6 +229,14 @@ def tune(
         groups = groups + derived
         result.groups = groups
         result.derived = derived
+    # Every class as drawn along a side of the board a frame draws over (the same filter).
+    framed = frame_variants(groups, shots, size)
+    alike = groups_like_surroundings(shots, framed, size, inset, tolerance)
+    framed = [g for g, near in zip(framed, alike, strict=True) if not near]
+    if framed:
+        groups = groups + framed
+        result.groups = groups
+        result.derived = [*result.derived, *framed]
     result.tolerance = tolerance
     result.reports = skin_report(groups, shots, size, inset, tolerance)
     folder = write_skin(

@@ -42,6 +42,12 @@ def load_shot(path: str | Path) -> Shot:
             f"{path}: no board found ({exc}); capture the game window with the whole board "
             "showing, at least 4x4 cells"
         ) from exc
+    return shot_at(path, image, lattice)
+
+
+def shot_at(path: Path, image: np.ndarray, lattice: Lattice) -> Shot:
+    """The screenshot ``image`` (read from ``path``) with its board at ``lattice`` and its
+    labels (``NAME.txt`` beside it, checked against the lattice's size)."""
     labels = None
     text = path.with_suffix(".txt")
     if text.is_file():

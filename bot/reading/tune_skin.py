@@ -157,7 +157,7 @@ def write_skin(
         "format": 1,
         "name": name,
         "game": game or f"{name} (learnt by minebot tune)",
-        "source": SOURCE_PREFIX + ", ".join(shot.path.name for shot in shots),
+        "source": SOURCE_PREFIX + ", ".join(str(shot.path) for shot in shots),
         "cell": {
             "pitch": [size[0], size[1]],
             "inset": inset,

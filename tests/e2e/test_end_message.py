@@ -30,44 +30,53 @@ def kmines_or_skip() -> str:
     return found
 
 
-def tune_from_fixtures(work: Path) -> Path:
-    """``minebot tune`` as the README's "Teach minebot a new game" says, on the KMines
-    fixtures (16x16/40, 18 px cells); the skins folder."""
+def tune_kmines(
+    work: Path, fixtures: Path, level: str, skin: str, size: str, frames: tuple[Path, ...] = ()
+) -> Path:
+    """``minebot tune`` as the README's "Teach minebot a new game" says, on KMines' fresh, mid
+    and lost screenshots of ``level`` in ``fixtures`` (the last two labelled) and the labelled
+    ``frames`` (paths without their suffix), ``size`` as ``--level``; the skins folder."""
     import cv2
 
     shots = work / "shots"
     shots.mkdir()
     for moment in ("fresh", "mid", "lost"):
-        shutil.copy(FIXTURES / f"medium-{moment}.png", shots / f"{moment}.png")
+        shutil.copy(fixtures / f"{level}-{moment}.png", shots / f"{moment}.png")
     for moment in ("mid", "lost"):
-        shutil.copy(FIXTURES / f"medium-{moment}.txt", shots / f"{moment}.txt")
+        shutil.copy(fixtures / f"{level}-{moment}.txt", shots / f"{moment}.txt")
+    for frame in frames:
+        for suffix in (".png", ".txt"):
+            shutil.copy(frame.with_suffix(suffix), shots)
     # The toolbar's "New" button (a key does not reach KMines once its "Reset?" dialog closed).
     fresh = cv2.imread(str(shots / "fresh.png"))
     cv2.imwrite(str(shots / "new.png"), fresh[28:48, 6:48])
     skins = work / "skins"
     done = subprocess.run(
         [sys.executable, "-m", "bot.cli", "tune", "fresh.png", "mid.png", "lost.png",
-         "--name", SKIN, "--out", str(skins), "--level", "16x16n40",
-         "--restart-button", "new.png", "--first-click", "opening",
+         *(f"{f.name}.png" for f in frames), "--name", skin, "--out", str(skins),
+         "--level", size, "--restart-button", "new.png", "--first-click", "opening",
          "--dialog", "Reset=Escape"],
-        cwd=shots, capture_output=True, text=True, timeout=120,
+        cwd=shots, capture_output=True, text=True, timeout=300,
     )  # fmt: skip
     assert done.returncode == 0, done.stdout + done.stderr
     return skins
 
 
-def test_kmines_end_messages_are_waited_out_and_every_game_counted(virtual_display, tmp_path):
+def play_kmines(
+    display, tmp_path: Path, skins: Path, skin: str, level: str, theme: str, games: int
+) -> subprocess.CompletedProcess[str]:
+    """Start KMines at ``level`` in ``theme`` by hand (as a user would, from a shell) on the
+    session's display and run ``minebot play --skin SKIN --games N --json --log`` on it."""
     kmines = kmines_or_skip()
-    skins = tune_from_fixtures(tmp_path)
     config, runtime = tmp_path / "config", tmp_path / "runtime"
     config.mkdir()
     runtime.mkdir(mode=0o700)
     (config / "kminesrc").write_text(
-        "[KgDifficulty]\nLevel=Medium\n\n[KgTheme]\nTheme=themes/classic.desktop\n"
+        f"[KgDifficulty]\nLevel={level}\n\n[KgTheme]\nTheme=themes/{theme}.desktop\n"
     )
     from bot.live.programs import game_environment
 
-    env = dict(virtual_display.env, MINEBOT_SKINS=str(skins))
+    env = dict(display.env, MINEBOT_SKINS=str(skins))
     # As from a user's shell: without the Qt settings opencv-python made in this process.
     game_env = game_environment(
         dict(env, XDG_CONFIG_HOME=str(config), XDG_RUNTIME_DIR=str(runtime))
@@ -76,19 +85,25 @@ def test_kmines_end_messages_are_waited_out_and_every_game_counted(virtual_displ
         ["dbus-run-session", "--", kmines], env=game_env,
         stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True,
     )  # fmt: skip
-    logs = tmp_path / "logs"
     try:
         from bot.live.window import X11Windows, find_window
 
         find_window(X11Windows(env["DISPLAY"]), wm_class="kmines", timeout=30)
-        done = subprocess.run(
-            [sys.executable, "-m", "bot.cli", "play", "--skin", SKIN, "--games", "3", "--json",
-             "--log", str(logs)],
-            capture_output=True, text=True, timeout=400, env=env,
+        return subprocess.run(
+            [sys.executable, "-m", "bot.cli", "play", "--skin", skin, "--games", str(games),
+             "--json", "--log", str(tmp_path / "logs")],
+            capture_output=True, text=True, timeout=130 * games, env=env,
         )  # fmt: skip
     finally:
         os.killpg(game.pid, 15)  # dbus-run-session and the game it started
         game.wait(timeout=10)
+
+
+def test_kmines_end_messages_are_waited_out_and_every_game_counted(virtual_display, tmp_path):
+    kmines_or_skip()
+    skins = tune_kmines(tmp_path, FIXTURES, "medium", SKIN, "16x16n40")
+    done = play_kmines(virtual_display, tmp_path, skins, SKIN, "Medium", "classic", 3)
+    logs = tmp_path / "logs"
     assert done.returncode == 0, done.stderr
     summary = json.loads(done.stdout)
     assert summary["games"] == 3 and summary["stopped_because"] == "done", done.stderr
