@@ -390,10 +390,12 @@ def _bounded(
     # A seed of fewer cells than extrapolated() takes its own pitch from: the lines carried
     # out from it are placed again over the whole board, where edges run across it however
     # faint (the lines between open cells: the seed may hold none).
-    along_x = weak[0][ys[r0] : ys[r1]].mean(axis=0)
-    along_y = weak[1][:, xs[c0] : xs[c1]].mean(axis=1)
-    if seed[1] - seed[0] < SEED_PITCH_CELLS:
-        xs = refit_even(along_x, xs, c0, c1)
-    if seed[3] - seed[2] < SEED_PITCH_CELLS:
-        ys = refit_even(along_y, ys, r0, r1)
+    # (Lines carried out may lie beyond the image: only the part inside is looked at.)
+    h, w = weak[0].shape
+    rows = weak[0][min(max(ys[r0], 0), h) : min(max(ys[r1], 0), h)]
+    cols = weak[1][:, min(max(xs[c0], 0), w) : min(max(xs[c1], 0), w)]
+    if seed[1] - seed[0] < SEED_PITCH_CELLS and rows.size:
+        xs = refit_even(rows.mean(axis=0), xs, c0, c1)
+    if seed[3] - seed[2] < SEED_PITCH_CELLS and cols.size:
+        ys = refit_even(cols.mean(axis=1), ys, r0, r1)
     return Lattice(xs=even_ends(xs[c0 : c1 + 1]), ys=even_ends(ys[r0 : r1 + 1]))
