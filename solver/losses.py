@@ -15,15 +15,14 @@ True
 
 from __future__ import annotations
 
-import argparse
 import sys
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from solver.bench import BenchConfig, play_game
 from solver.board import COVERED_CHARS
-from solver.game import LEVELS
 from solver.moves import Move
+from solver.paired import series_config, series_parser
 
 #: A guess is early while more than this share of the cells is covered ...
 EARLY = 0.9
@@ -95,18 +94,8 @@ def tally(config: BenchConfig, start: int, stop: int) -> LossTable:
 
 def main(argv: Sequence[str] | None = None) -> int:
     """``python -m solver.losses``: see the module's docstring."""
-    parser = argparse.ArgumentParser(prog="python -m solver.losses", description=__doc__)
-    parser.add_argument("--level", choices=sorted(LEVELS), default="expert")
-    parser.add_argument("--rules", default="classic")
-    parser.add_argument("--first-click", default="corner")
-    parser.add_argument("--seed", type=int, default=0)
-    parser.add_argument("--start", type=int, default=0)
-    parser.add_argument("--games", type=int, default=1000)
-    args = parser.parse_args(argv)
-    level = LEVELS[args.level]
-    config = BenchConfig(
-        level.width, level.height, level.mines, args.rules, args.first_click, "best", args.seed
-    )
+    args = series_parser("python -m solver.losses", __doc__).parse_args(argv)
+    config = series_config(args)
     table = tally(config, args.start, args.start + args.games)
     print("\n".join(table.report()))
     return 0
