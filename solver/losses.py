@@ -24,6 +24,8 @@ from solver.board import COVERED_CHARS
 from solver.moves import Move
 from solver.paired import series_config, series_parser
 
+#: The rule of an ``unsafe`` game's first click, which may hit a mine.
+FIRST_CLICK = "first-click"
 #: A guess is early while more than this share of the cells is covered ...
 EARLY = 0.9
 #: ... and late once this share or less is.
@@ -81,6 +83,9 @@ def tally(config: BenchConfig, start: int, stop: int) -> LossTable:
         def watch(cells: Sequence[str], move: Move, seen: list = seen) -> None:
             seen.append((move.why or "unknown", stage(cells), move.p_mine))
 
+        if config.rules == "unsafe" and config.mines:
+            # The first click is a guess too (the bench counts it so), at the board's density.
+            seen.append((FIRST_CLICK, "early", config.mines / (config.width * config.height)))
         result = play_game(config, index, watch)
         table.games += 1
         table.wins += result.won

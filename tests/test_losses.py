@@ -5,7 +5,7 @@ from __future__ import annotations
 import random
 
 from solver.bench import BenchConfig, play_game
-from solver.losses import main, tally
+from solver.losses import FIRST_CLICK, main, tally
 from solver.policy import GUESS_RULES, plan
 
 
@@ -39,6 +39,15 @@ def test_the_table_counts_every_guess_and_every_loss():
     assert sum(row.lost for row in table.rows.values()) == 40 - table.wins > 0
     assert all(why in GUESS_RULES for why, _stage in table.rows)
     assert {stage for _why, stage in table.rows} <= {"early", "middle", "late"}
+
+
+def test_a_first_click_that_may_lose_is_a_guess_too():
+    config = BenchConfig(9, 9, 10, rules="unsafe", first_click="random", seed=6)
+    table = tally(config, 0, 60)
+    results = [play_game(config, i) for i in range(60)]
+    assert sum(row.guesses for row in table.rows.values()) == sum(r.guesses for r in results)
+    assert sum(row.lost for row in table.rows.values()) == 60 - table.wins
+    assert table.rows[FIRST_CLICK, "early"].lost == sum(not r.first_safe for r in results) > 0
 
 
 def test_the_command_prints_the_table(capsys):
