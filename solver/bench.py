@@ -15,11 +15,12 @@ from __future__ import annotations
 import math
 import random
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import asdict, dataclass
 
 from solver.errors import MinebotError
 from solver.game import Game, first_click_position
+from solver.moves import Move
 from solver.policy import STRATEGIES, plan
 
 #: The largest board bench plays, in cells. Measured: one 1000x1000 game (100,000 mines,
@@ -145,8 +146,11 @@ def wilson_interval(
     return (max(0.0, centre - half), min(1.0, centre + half))
 
 
-def play_game(config: BenchConfig, index: int) -> GameResult:
-    """Play game ``index`` of the series to the end."""
+def play_game(
+    config: BenchConfig, index: int, watch: Callable[[Sequence[str], Move], None] | None = None
+) -> GameResult:
+    """Play game ``index`` of the series to the end; ``watch`` sees each guess and the cells
+    it was made on."""
     start = time.process_time()
     seed = config.game_seed(index)
     game = Game(config.width, config.height, config.mines, rules=config.rules, seed=seed)
@@ -164,6 +168,8 @@ def play_game(config: BenchConfig, index: int) -> GameResult:
                 continue
             if move.p_mine > 0.0:
                 guesses += 1
+                if watch is not None:
+                    watch(game.cells, move)
             game.open(move.x, move.y)
             if game.state != "playing":
                 break

@@ -10,7 +10,7 @@ Move(action='open', x=2, y=0, p_mine=0.0)
 from __future__ import annotations
 
 import random
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from solver.board import Board
@@ -32,6 +32,8 @@ class Move:
     x: int
     y: int
     p_mine: float
+    #: For a guess, the rule that chose it (:data:`solver.policy.GUESS_RULES`); not compared.
+    why: str = field(default="", compare=False, repr=False)
 
     def __post_init__(self) -> None:
         if self.action not in ("open", "flag"):

@@ -147,15 +147,29 @@ def play_paired(
     return tally
 
 
-def main(argv: Sequence[str] | None = None) -> int:
-    """``python -m solver.paired``: see the module's docstring."""
-    parser = argparse.ArgumentParser(prog="python -m solver.paired", description=__doc__)
+def series_parser(prog: str, description: str | None) -> argparse.ArgumentParser:
+    """A command line that names a series of games: board, rules, first click, seed, range."""
+    parser = argparse.ArgumentParser(prog=prog, description=description)
     parser.add_argument("--level", choices=sorted(LEVELS), default="expert")
     parser.add_argument("--rules", default="classic")
     parser.add_argument("--first-click", default="corner")
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--start", type=int, default=0)
     parser.add_argument("--games", type=int, default=1000)
+    return parser
+
+
+def series_config(args: argparse.Namespace) -> BenchConfig:
+    """The series :func:`series_parser`'s arguments name, played with the ``best`` strategy."""
+    level = LEVELS[args.level]
+    return BenchConfig(
+        level.width, level.height, level.mines, args.rules, args.first_click, "best", args.seed
+    )
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """``python -m solver.paired``: see the module's docstring."""
+    parser = series_parser("python -m solver.paired", __doc__)
     parser.add_argument("--log", type=Path)
     parser.add_argument(
         "--variant",
@@ -166,10 +180,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         help="a name, then its overrides (none: the code as it is); the first is the base",
     )
     args = parser.parse_args(argv)
-    level = LEVELS[args.level]
-    config = BenchConfig(
-        level.width, level.height, level.mines, args.rules, args.first_click, "best", args.seed
-    )
+    config = series_config(args)
     try:
         variants = {name: [parse_override(o) for o in rest] for name, *rest in args.variant}
     except MinebotError as exc:

@@ -30,6 +30,9 @@ from solver.lookahead import Lookahead, NotExact
 from solver.moves import Move
 
 STRATEGIES = ("best", "min-risk", "pgms")
+#: What chose a guess (:attr:`Move.why`): :func:`endgame_guess`, :func:`forced_guess`,
+#: :func:`best_guess`, :func:`min_risk_guess`, or the PGMS rules.
+GUESS_RULES = ("endgame", "fifty-fifty", "look-ahead", "min-risk", "pgms")
 
 #: Search the game tree exactly when few layouts are left (see :mod:`solver.endgame`).
 ENDGAME = True
@@ -71,14 +74,15 @@ def plan(
         raise MinebotError("no cell is left to open: every covered cell is a mine")
     j: int | None
     if strategy == "min-risk":
-        j = min_risk_guess(outlook, rng)
+        j, why = min_risk_guess(outlook, rng), "min-risk"
     else:
-        j = endgame_guess(list(cells), width, height, mines, outlook)
+        j, why = endgame_guess(list(cells), width, height, mines, outlook), "endgame"
         if j is None:
-            j = forced_guess(list(cells), width, height, mines, outlook)
+            j, why = forced_guess(list(cells), width, height, mines, outlook), "fifty-fifty"
         if j is None:
             j = best_guess(list(cells), width, height, mines, outlook, rng, counted)
-    return flags + [Move("open", j % width, j // width, outlook.probability[j])]
+            why = "look-ahead"
+    return flags + [Move("open", j % width, j // width, outlook.probability[j], why)]
 
 
 def min_risk_guess(outlook: frontier.Outlook, rng: random.Random) -> int:
@@ -339,4 +343,4 @@ def _plan_pgms(
             cells[j] = "F"
         return flags + _plan_pgms(cells, width, height, mines, rng)
     j, p = guess
-    return flags + [Move("open", j % width, j // width, p)]
+    return flags + [Move("open", j % width, j // width, p, "pgms")]
