@@ -5,7 +5,10 @@ For each skin (all known skins unless told):
 1. **Where to look** (:mod:`bot.reading.regions`): the areas dense in the skin's key colours,
    and the pitches their period suggests.
 2. **Anchors** (:mod:`bot.reading.anchors`): anchor templates matched at those pitches vote
-   for the lattice's phase; the largest cluster on the winning phase seeds the board.
+   for the lattice's phase; the largest cluster on the winning phase seeds the board. Where
+   they place no whole board that reads, the lattice found without a skin
+   (:func:`~bot.reading.lattice.find_lattice`, tune's finder) seeds it with its cells that
+   read clearly as the skin's.
 3. **Extent** (:mod:`bot.reading.extent`): the cells around the seeds are classified, the
    board grown to its frame; a board that stops short of its cells is marked cut.
 4. **Phase** (:mod:`bot.reading.phase`): on a desktop scaled by a pixel-repeating scaler,
