@@ -76,6 +76,7 @@ def classify_cells(
     state: ReaderState | None = None,
     adapt_tone: bool = False,
     lossy: bool = False,
+    found_through: ToneCurve | None = None,
 ) -> CellScores:
     """Classify every cell of ``grid`` in ``frame_bgr`` (BGR or BGRA), comparing every
     ``step``-th pixel each way (default: the skin's :func:`sample_step`; the locator looks at
@@ -89,7 +90,8 @@ def classify_cells(
     With ``lossy`` (the locator's second look), cells that do not read clearly are read again
     with each template's edges allowed what lossy compression does to them
     (:func:`_lossy_bank`); no tone curve, and flat areas keep the skin's own tolerance but for
-    a little noise.
+    a little noise. ``found_through``: the curve the board was found through (a board located
+    on a recoloured screen), tried when no curve learnt from the frame reads every cell.
     """
     state = ReaderState() if state is None else state
     sx, sy = cell_scale(grid, skin)
@@ -145,7 +147,9 @@ def classify_cells(
                 if learnt is not None:
                     results = read(None)
                 if unclear(results):
-                    results = _read_through_tones(samples, skin, bank, state, read, unclear)
+                    results = _read_through_tones(
+                        samples, skin, bank, state, read, unclear, found_through
+                    )
             state.searched = LastFrame(key, samples.copy(), tuple(r.copy() for r in results))
     win, conf, margin, distance = results
     shape = (grid.rows, grid.cols)
@@ -190,6 +194,7 @@ def _read_through_tones(
     state: ReaderState,
     read: Callable[[ToneCurve | None], tuple[np.ndarray, ...]],
     unclear: Callable[[tuple[np.ndarray, ...]], int],
+    found_through: ToneCurve | None = None,
 ) -> tuple[np.ndarray, ...]:
     """The cells read through the tone curve learnt from them (:func:`fit_tone`), from each
     of :data:`~bot.reading.tone.STARTS`; when no curve reads every cell clearly, read again
@@ -232,6 +237,13 @@ def _read_through_tones(
                 clear.append((None, results))
             elif unclear(results) < unclear(best):
                 best = results
+    if not clear and found_through is not None:
+        # Only where nothing learnt from the frame reads it: a curve learnt from a fresh
+        # board's one colour may as well show its covered cells as open ones, which the
+        # frame's own curves, from starts near the skin's colours, would have been.
+        results = tuple(r.copy() for r in read(found_through))
+        if not unclear(results):
+            clear.append((found_through, results))
     if not clear:
         return best
     curve, results = clear[0]

@@ -29,6 +29,7 @@ from functools import lru_cache
 import numpy as np
 
 from bot.errors import BoardNotFoundError, LatticeError, TwoBoardsError
+from bot.reading.anchors import FLAT_VARIANCE
 from bot.reading.extent import Candidate, Located, board_extent
 from bot.reading.grid import Grid
 from bot.reading.lattice import find_lattice
@@ -207,7 +208,11 @@ def _lattice_boards(
     h, w = frame.shape[:2]
     for found, skin in itertools.product(_found_lattice(frame, lattice), skins):
         grid = aligned_seeds(frame, found, skin)
-        rows, cols = np.nonzero(classify_cells(frame, grid, skin).clear(skin))
+        scores = classify_cells(frame, grid, skin)
+        # Seeds of drawn classes only: a flat cell of the skin's also reads clearly on any
+        # flat tile of its colour (GNOME's covered cells, contrast lowered, as xdemineur's 0s).
+        seeds = scores.clear(skin) & np.isin(scores.classes, _drawn_classes(skin, grid))
+        rows, cols = np.nonzero(seeds)
         if cols.size < MIN_SEED_CELLS:
             continue
         px, py = grid.pitch_x, grid.pitch_y
@@ -220,6 +225,22 @@ def _lattice_boards(
         if board is not None:
             boards.append(board)
     return boards
+
+
+def _drawn_classes(skin: Skin, grid: Grid) -> np.ndarray:
+    """The classes (indices into the skin's template bank at ``grid``'s scale) whose image is
+    not one flat tone: its grey variance at least the anchors' :data:`FLAT_VARIANCE`."""
+    from bot.reading.banks import sample_step, template_bank
+    from bot.reading.matching import cell_scale
+
+    bank = template_bank(skin, *cell_scale(grid, skin), sample_step(skin))
+    shown = bank.mask.reshape(-1, 3)[:, 0]
+    drawn = []
+    for k, start in enumerate(bank.starts[:-1]):
+        grey = bank.u8[start].reshape(-1, 3)[shown].mean(axis=1)
+        if grey.var() >= FLAT_VARIANCE:
+            drawn.append(k)
+    return np.array(drawn, np.intp)
 
 
 def _offsets(offsets: tuple[float, ...], lines: np.ndarray) -> np.ndarray:

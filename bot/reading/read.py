@@ -90,11 +90,11 @@ def read_frame(
     """
     skin, grid = located.skin, located.grid
     state = ReaderState() if state is None else state
-    if located.tone is not None and skin.name not in state.tones:
-        # The curve the board was found through reads it (learnt again from this frame's
-        # cells alone, the fit may miss: a lost GNOME board at contrast 0.85, its 0s).
-        state.tones[skin.name] = located.tone
-    scores = classify_cells(frame_bgr, grid, skin, state=state, adapt_tone=True)
+    # The curve the board was found through, where none learnt from the frame's cells alone
+    # reads them all (the fit may miss: a lost GNOME board at contrast 0.85, its 0s).
+    scores = classify_cells(
+        frame_bgr, grid, skin, state=state, adapt_tone=True, found_through=located.tone
+    )
     doubtful = ~scores.clear(skin)
     if doubtful.any():
         raise _low_confidence(scores, doubtful, skin)
