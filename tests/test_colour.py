@@ -185,3 +185,17 @@ def test_a_board_found_through_a_curve_is_read_through_it(case):
     assert read_frame(frame, located, ReaderState()).board == read_board(
         str(FIXTURES / f"{name}.txt")
     )
+
+
+@pytest.mark.parametrize("case", ["contrast0.85", "gamma1.25"])
+def test_a_fresh_board_recoloured_is_not_read_as_another_games_flat_cells(case):
+    """A fresh GNOME board is one flat tile repeated: recoloured, its covered cells matched
+    xdemineur's flat 0 within that skin's tolerance, and the lattice found without a skin
+    seeded an all-0 xdemineur board. Only drawn classes seed a board found that way."""
+    name = "gnome-mines/small-fresh"
+    frame = MILD[case](cv2.imread(str(FIXTURES / f"{name}.png")))
+    located = locate_board(frame)
+    assert located.skin.name == "gnome-mines"
+    assert read_frame(frame, located, ReaderState()).board == read_board(
+        str(FIXTURES / f"{name}.txt")
+    )
