@@ -90,7 +90,7 @@ def locate_board(frame_bgr: np.ndarray, skins: Sequence[Skin] | None = None) -> 
 def _locate_any(frame: np.ndarray, skins: Sequence[Skin]) -> Located:
     """The board in ``frame``: in the skins' own colours, else with a lossy picture's edges
     widened, else through the screen's colours (see :func:`locate_board`)."""
-    boards = _distinct(_candidates(frame, skins))
+    anchored = boards = _distinct(_candidates(frame, skins))
     lattice: list[list[Grid]] = []  # the lattice found without a skin, once, when asked for
     whole = [c for c in boards if c.clean and _whole(frame, c)]
     if not whole:
@@ -99,9 +99,11 @@ def _locate_any(frame: np.ndarray, skins: Sequence[Skin]) -> Located:
         # lattice found without a skin seeds one.
         boards = _distinct(boards + _lattice_boards(frame, skins, lattice))
         whole = [c for c in boards if c.clean and _whole(frame, c)]
-    # No skin's cells read clearly anywhere: perhaps the screen's colours are not the skins'
-    # (a cut or covered board, read clearly in part, is refused as it is).
-    recoloured_first = not any(c.clean for c in boards)
+    # No skin's cells read clearly where an anchor placed them, and the lattice gave no whole
+    # board: perhaps the screen's colours are not the skins' (a cut or covered board, read
+    # clearly in part, is refused as it is; a row of a recoloured board that happens to read,
+    # seeded by the lattice, is not a reason to stop).
+    recoloured_first = not whole and not any(c.clean for c in anchored)
     if recoloured_first:
         found = _locate_recoloured(frame, skins, lattice)
         if found is not None:
@@ -124,7 +126,7 @@ def _locate_any(frame: np.ndarray, skins: Sequence[Skin]) -> Located:
     # on a recoloured screen): the screen's colours, last.
     if not recoloured_first and not any(
         c.clean and (c.located.grid.cols * c.located.grid.rows >= MIN_OTHER_CELLS
-                     or _whole(frame, c)) for c in boards
+                     or _whole(frame, c)) for c in anchored
     ):  # fmt: skip
         found = _locate_recoloured(frame, skins, lattice)
         if found is not None:
