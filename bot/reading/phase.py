@@ -21,12 +21,17 @@ import numpy as np
 
 from bot.reading.banks import TemplateBank, nearest_phases, sample_step, template_bank
 from bot.reading.extent import Located
+from bot.reading.grid import Grid
 from bot.reading.matching import cell_scale, far_pixels, sample_cells, score_cells
+from bot.reading.skins import Skin
 from bot.reading.state import ReaderState
 
-#: Moves of the lattice tried along each axis (px), coarse, then around the best one, fine.
-COARSE = (-1.0, -0.75, -0.5, -0.25, 0.25, 0.5, 0.75, 1.0)
-FINE = (-0.125, 0.125)
+#: How far the lattice may move each way (px) and the step of the scan: the cells match
+#: their sharp images only on plateaus about 3/16 px wide (at 125 %), with lower peaks between
+#: them, so every position is tried rather than a descent from the start; a step under the
+#: plateau's width lands on it.
+REACH = 1.5
+SCAN_STEP = 1 / 8
 #: How well the cells must match their sharp (pixel-repeated) images at the phase found for
 #: the lattice to move there: a smoothing scaler's cells match none so well at any phase.
 SHARP_MATCH = 0.99
@@ -68,22 +73,58 @@ def refined_phase(frame: np.ndarray, located: Located) -> Located:
     classes = np.array([sharp.classes.index(bank.classes[w]) for w in win])
 
     def fit(dx: float, dy: float) -> float:
-        moved = replace(grid, left=grid.left + dx, top=grid.top + dy)
-        part = sample_cells(frame, moved, skin, step=step, state=state)[cells]
+        part = _cell_samples(frame, grid, skin, cells, step, (dx, dy))
         return _class_match(part, sharp, classes)
 
-    best, at = fit(0.0, 0.0), (0.0, 0.0)
-    for moves in (COARSE, FINE):
-        for axis in (0, 1):
-            base = at
-            for move in moves:
-                trial = (base[0] + move, base[1]) if axis == 0 else (base[0], base[1] + move)
-                score = fit(*trial)
-                if score > best:
-                    best, at = score, trial
-    if at == (0.0, 0.0) or best < SHARP_MATCH:
+    moves = np.arange(-REACH, REACH + SCAN_STEP / 2, SCAN_STEP)
+    at = (0.0, 0.0)
+    # A sharp cell's columns depend on the lattice's x and its rows on its y: one axis at a
+    # time, the first again once the second is placed.
+    for axis in (0, 1, 0):
+        scores = [fit(m, at[1]) if axis == 0 else fit(at[0], m) for m in moves]
+        best = max(scores)
+        # The middle of the best plateau: as far from its falling edges as can be.
+        tops = np.flatnonzero(np.asarray(scores) >= best - 1e-9)
+        move = float(moves[tops[len(tops) // 2]])
+        at = (move, at[1]) if axis == 0 else (at[0], move)
+    if best < SHARP_MATCH or at == (0.0, 0.0):
         return located  # no phase at which the cells are drawn sharp: a smoothing scaler
     return replace(located, grid=replace(grid, left=grid.left + at[0], top=grid.top + at[1]))
+
+
+def _cell_samples(
+    frame: np.ndarray,
+    grid: Grid,
+    skin: Skin,
+    cells: np.ndarray,
+    step: int,
+    move: tuple[float, float],
+) -> np.ndarray:
+    """The samples of ``cells`` (indices, row by row) of ``grid`` moved by ``move`` px, taken
+    as :func:`~bot.reading.matching.sample_cells` takes them (``[len(cells), D]``): only the
+    few cells the phase is judged on, for each of the many positions tried."""
+    import cv2
+
+    sx, sy = cell_scale(grid, skin)
+    bank = template_bank(skin, sx, sy, step)
+    h, w = bank.h, bank.w
+    ys, xs = np.divmod(cells, grid.cols)
+    lefts = np.array([grid.col_left(int(x)) for x in xs]) + move[0]
+    tops = np.array([grid.row_top(int(y)) for y in ys]) + move[1]
+    px = (skin.inset + np.arange(w) * step + 0.5) * sx - 0.5
+    py = (skin.inset + np.arange(h) * step + 0.5) * sy - 0.5
+    shape = (len(cells), h, w)
+    map_x = np.broadcast_to((lefts[:, None] + px)[:, None, :], shape).astype(np.float32)
+    map_y = np.broadcast_to((tops[:, None] + py)[:, :, None], shape).astype(np.float32)
+    out = cv2.remap(
+        np.ascontiguousarray(frame[:, :, :3]),
+        map_x.reshape(len(cells), h * w),
+        map_y.reshape(len(cells), h * w),
+        cv2.INTER_LINEAR,
+        borderMode=cv2.BORDER_CONSTANT,
+        borderValue=(0, 0, 0),
+    )
+    return out.reshape(len(cells), h * w * 3)
 
 
 def _class_match(samples: np.ndarray, bank: TemplateBank, classes: np.ndarray) -> float:
