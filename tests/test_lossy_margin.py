@@ -1,6 +1,8 @@
 """A lossy picture's thin strokes: the winner is told from the runner-up by the pixels nearer
 its image (JPEG smears the stroke's colour past both images' tolerance), and a frame whose
-flat colours have moved is not read as noise. Real fixtures, changed in the test."""
+flat colours have moved is not read as noise; a neighbour's colour at a cell's edge is not held
+against it, and a few look-alike cells of another skin hide no board. Real fixtures, changed in
+the test."""
 
 from __future__ import annotations
 
@@ -63,3 +65,25 @@ def test_moved_colours_are_not_read_as_noise():
     clean = cv2.imread(str(FIXTURES / f"{name}.png"))
     _, bank, samples = _samples(MILD["jpeg85"](clean), name)
     assert _noisy_bank(samples, bank, located.skin, ReaderState()) is not None
+
+
+def test_a_neighbours_colour_at_a_cells_edge_is_not_held_against_it():
+    """JPEG keeps colour at half resolution: a red exploded mine tints the top rows of the grey
+    4 below it past any tolerance its own edges ask for. In a noisy frame the cell's edge is
+    judged by brightness alone, and the 4 reads."""
+    name = "sgt-mines/expert-lost"
+    clean = cv2.imread(str(FIXTURES / f"{name}.png"))
+    located = locate_board(clean)
+    board = read_frame(MILD["jpeg85"](clean), located, ReaderState()).board
+    assert board == read_board(str(FIXTURES / f"{name}.txt"))
+
+
+def test_a_few_look_alike_cells_do_not_hide_another_skins_board():
+    """In a JPEG of a won xdemineur board, four cells read clearly as winmine's; they are no
+    board, and xdemineur's whole board is found and read (it was refused as a 6x5 part)."""
+    name = "xdemineur/expert-won"
+    frame = MILD["jpeg85"](cv2.imread(str(FIXTURES / f"{name}.png")))
+    located = locate_board(frame)
+    assert (located.skin.name, located.grid.cols, located.grid.rows) == ("xdemineur", 30, 16)
+    board = read_frame(frame, located, ReaderState()).board
+    assert board == read_board(str(FIXTURES / f"{name}.txt"))

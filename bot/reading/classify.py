@@ -316,7 +316,8 @@ def _noisy_bank(
     and in colour: a JPEG rings at edges and keeps colour at half resolution, so a thin
     coloured stroke keeps its brightness but loses part of its colour (not all: a colour gone
     altogether, as in greyscale, still does not match). Flat areas keep their colour (tiles
-    told apart by colour stay apart). None when no cell is sure."""
+    told apart by colour stay apart) but at the cell's edge (:func:`_chroma_ring`). None when
+    no cell is sure."""
     best, sure = _assign(samples, bank.u8, bank, skin, state, False)
     if not sure.any():
         return None
@@ -334,7 +335,25 @@ def _noisy_bank(
         return None
     widen = grad.astype(np.int16) // 2
     tol = np.maximum(bank.tol.reshape(k, -1, 3).astype(np.int16), round(level)) + widen
+    tol[:, _chroma_ring(bank, skin), 1:] = 255
     return _ycrcb_bank(bank, images, tol.reshape(k, -1))
+
+
+#: How far (pixels) into a cell JPEG's colour, kept at half resolution and smoothed back up,
+#: brings its neighbour's: a red exploded mine tints the top two rows of the grey 4 below.
+CHROMA_REACH = 2
+
+
+def _chroma_ring(bank: TemplateBank, skin: Skin) -> np.ndarray:
+    """Which of ``bank``'s samples (``[h * w]`` bool) lie within :data:`CHROMA_REACH` of the
+    cell's edge at the skin's own size (wider than needed at larger scales): in a noisy frame
+    their colour may be the neighbour's, and only their brightness is compared."""
+    step = sample_step(skin)
+    ys = skin.inset + np.arange(bank.h) * step
+    xs = skin.inset + np.arange(bank.w) * step
+    near_y = (ys < CHROMA_REACH) | (ys >= skin.pitch_y - CHROMA_REACH)
+    near_x = (xs < CHROMA_REACH) | (xs >= skin.pitch_x - CHROMA_REACH)
+    return (near_y[:, None] | near_x[None, :]).reshape(-1)
 
 
 #: JPEG's noise in a cell's flat areas (levels), allowed on top of the skin's tolerance by the

@@ -100,22 +100,22 @@ def _locate_any(frame: np.ndarray, skins: Sequence[Skin]) -> Located:
         boards = _distinct(boards + _lattice_boards(frame, skins, lattice))
         whole = [c for c in boards if c.clean and _whole(frame, c)]
     # No skin's cells read clearly where an anchor placed them, and the lattice gave no whole
-    # board: perhaps the screen's colours are not the skins' (a cut or covered board, read
-    # clearly in part, is refused as it is; a row of a recoloured board that happens to read,
-    # seeded by the lattice, is not a reason to stop).
+    # board: perhaps the picture is lossy or the screen's colours are not the skins', and the
+    # board is not chosen from these first (a row of a recoloured board that happens to read,
+    # seeded by the lattice, is not a reason to stop). A cut or covered board, read clearly in
+    # part, is refused as it is.
     recoloured_first = not whole and not any(c.clean for c in anchored)
-    if recoloured_first:
-        found = _locate_recoloured(frame, skins, lattice)
-        if found is not None:
-            return found
-    try:
-        return _choose(frame, boards, skins, whole=whole)
-    except TwoBoardsError:
-        raise
-    except BoardNotFoundError as refused:
-        first = refused
+    first: BoardNotFoundError | None = None
+    if not recoloured_first:
+        try:
+            return _choose(frame, boards, skins, whole=whole)
+        except TwoBoardsError:
+            raise
+        except BoardNotFoundError as refused:
+            first = refused
     # Cells a lossy picture (JPEG) smeared at their edges stop the board's growth there: the
-    # board is grown again with those edges' tolerance widened (flat areas keep theirs).
+    # board is grown again with those edges' tolerance widened (flat areas keep theirs). Before
+    # the colour search, which costs seconds where nothing reads.
     try:
         return _locate(frame, skins, noisy=True)
     except TwoBoardsError:
@@ -123,14 +123,16 @@ def _locate_any(frame: np.ndarray, skins: Sequence[Skin]) -> Located:
     except BoardNotFoundError:
         pass
     # Only a few cells read clearly, and they make no whole board (another skin's look-alikes
-    # on a recoloured screen): the screen's colours, last.
-    if not recoloured_first and not any(
+    # on a recoloured screen): the screen's colours.
+    if recoloured_first or not any(
         c.clean and (c.located.grid.cols * c.located.grid.rows >= MIN_OTHER_CELLS
                      or _whole(frame, c)) for c in anchored
     ):  # fmt: skip
         found = _locate_recoloured(frame, skins, lattice)
         if found is not None:
             return found
+    if first is None:
+        return _choose(frame, boards, skins, whole=whole)
     raise first
 
 
@@ -269,9 +271,9 @@ def _candidates(
     found: list[Candidate] = []
     later: list[tuple[Skin, tuple[int, int, int, int], Callable[[], Pitches]]] = []
     for skin in skins:
-        taken = [c.located.grid.bounds for c in found if c.clean]
+        taken = [c.located.grid.bounds for c in found if _board_sized(c)]
         found += locate_skin(frame, gray, small, skin, later, taken, noisy, away_from)
-    if not any(c.clean for c in found):
+    if not any(_board_sized(c) for c in found):
         # The key colours' period ruled these pitches out; but a board amid other things of
         # its colours (a grey desktop round a grey game) can hide its period: try them too
         # before giving up.
@@ -279,6 +281,14 @@ def _candidates(
             if retry is None or skin in retry:
                 found += search_area(frame, gray, skin, core, pitches(), noisy)
     return found
+
+
+def _board_sized(candidate: Candidate) -> bool:
+    """Whether ``candidate`` reads clearly on enough cells to be a board: a few cells read
+    clearly (a JPEG's winmine look-alikes inside an xdemineur board) keep no other skin from
+    its pitches there."""
+    grid = candidate.located.grid
+    return candidate.clean and grid.cols * grid.rows >= MIN_OTHER_CELLS
 
 
 def _locate(frame: np.ndarray, skins: Sequence[Skin], noisy: bool = False) -> Located:
