@@ -9,9 +9,10 @@ from pathlib import Path
 import cv2
 import pytest
 
-from bot.errors import LowConfidenceError
+from bot.errors import BoardNotFoundError, LowConfidenceError
 from bot.reading.read import ReaderState, locate_board, read_frame
 from solver.board import read_board
+from tests.fixtures.perturb import noise
 from tests.photometric import MILD, STRONG
 
 FIXTURES = Path(__file__).resolve().parent / "fixtures"
@@ -199,3 +200,18 @@ def test_a_fresh_board_recoloured_is_not_read_as_another_games_flat_cells(case):
     assert read_frame(frame, located, ReaderState()).board == read_board(
         str(FIXTURES / f"{name}.txt")
     )
+
+
+@pytest.mark.parametrize("seed", [0, 1])
+@pytest.mark.parametrize("name", ["sgt-mines/expert-fresh", "sgt-mines/custom135-fresh"])
+def test_a_noisy_board_is_not_found_as_another_games_recoloured(name, seed):
+    """A fresh sgt-mines board under noise of sigma 8 reads clearly as no skin; through a tone
+    curve its raised tiles passed for winmine's, and the board was found as winmine's (its text,
+    all covered, was even right). Nearer sgt-mines' own images than winmine's through the curve,
+    it is sgt-mines' board or none."""
+    frame = noise(cv2.imread(str(FIXTURES / f"{name}.png")), 8, seed)
+    try:
+        located = locate_board(frame)
+    except BoardNotFoundError:
+        return
+    assert located.skin.name == "sgt-mines"

@@ -165,9 +165,11 @@ def _locate_recoloured(
                     raise
                 except BoardNotFoundError:
                     continue
-                if looks_recoloured(frame, located.grid, toned):
+                others = [s for s in skins if s.name != skin.name]
+                if looks_recoloured(frame, located.grid, toned, others):
                     return replace(located, skin=skin, tone=tone)
-                # else another game's cells, only like the skin's through the curve
+                # else another game's cells, only like the skin's through the curve, or
+                # nearer another skin's as drawn
     return None
 
 

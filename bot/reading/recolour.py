@@ -19,6 +19,7 @@ templates through the curve, which keeps what the screen clips as it is).
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import replace
 
 import numpy as np
@@ -233,14 +234,21 @@ def _largest_group(kx: np.ndarray, ky: np.ndarray) -> np.ndarray:
     return np.asarray(labels[y, x] == votes.argmax())
 
 
-def looks_recoloured(frame: np.ndarray, grid: Grid, toned: Skin) -> bool:
+def looks_recoloured(
+    frame: np.ndarray, grid: Grid, toned: Skin, others: Sequence[Skin] = ()
+) -> bool:
     """Whether the cells of ``grid`` look like the skin ``toned`` (its images through a
     screen's curve) pixel for pixel, as a screen's colour change leaves them, and not merely
     within the skin's tolerance: a curve can make another game's cells pass for a skin's
     (other fonts, other bevels), never make them equal (:data:`MAX_RECOLOURED_DISTANCE`,
-    :data:`MAX_REDRAWN_DISTANCE`)."""
+    :data:`MAX_REDRAWN_DISTANCE`). Nor when one of the ``others`` skins' own images, as drawn,
+    are nearer: that game's board, in colours that do not read clearly (a fresh sgt-mines
+    board under noise passed for winmine's raised tiles through a curve)."""
     from bot.reading.classify import classify_cells
 
-    scores = classify_cells(frame, grid, toned)
+    distance = float(classify_cells(frame, grid, toned).distance.mean())
     limit = MAX_REDRAWN_DISTANCE if toned.scales_with_window else MAX_RECOLOURED_DISTANCE
-    return float(scores.distance.mean()) <= limit
+    if distance > limit:
+        return False
+    return all(float(classify_cells(frame, grid, other).distance.mean()) >= distance
+               for other in others)  # fmt: skip
