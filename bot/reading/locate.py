@@ -125,9 +125,8 @@ def _locate_any(frame: np.ndarray, skins: Sequence[Skin]) -> Located:
     # Only a few cells read clearly, and they make no whole board (another skin's look-alikes
     # on a recoloured screen): the screen's colours.
     if recoloured_first or not any(
-        c.clean and (c.located.grid.cols * c.located.grid.rows >= MIN_OTHER_CELLS
-                     or _whole(frame, c)) for c in anchored
-    ):  # fmt: skip
+        _board_sized(c) or (c.clean and _whole(frame, c)) for c in anchored
+    ):
         found = _locate_recoloured(frame, skins, lattice)
         if found is not None:
             return found
