@@ -31,11 +31,19 @@ sys.exit(play_and_report(5, True, play))
 """
 
 
+def _default_signals() -> None:
+    """The run's stop signals as a terminal leaves them: tests started under ``nohup`` pass
+    SIGHUP on ignored, and minebot rightly keeps a signal ignored when it started."""
+    for sig in (signal.SIGTERM, signal.SIGHUP):
+        signal.signal(sig, signal.SIG_DFL)
+
+
 @pytest.mark.parametrize("sig", [signal.SIGTERM, signal.SIGHUP])
 def test_a_signal_stops_the_run_with_its_summary(sig):
     run = subprocess.Popen(
-        [sys.executable, "-c", RUN], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True
-    )
+        [sys.executable, "-c", RUN], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+        preexec_fn=_default_signals,
+    )  # fmt: skip
     assert run.stderr is not None
     line = ""
     deadline = time.monotonic() + 60
