@@ -433,9 +433,7 @@ def telling_margin(samples: np.ndarray, bank: TemplateBank, win: np.ndarray) -> 
     first = own.argmax(axis=1)
     rest = np.where(group[None, :] == win[:, None], -1, counts)
     second = rest.argmax(axis=1)
-    tol = np.minimum(bank.tol[first], bank.tol[second]).astype(np.int16)
-    apart = np.abs(bank.u8[first].astype(np.int16) - bank.u8[second].astype(np.int16)) > tol
-    telling = apart.reshape(n, -1, 3).any(axis=2) & bank.mask.reshape(-1, 3)[None, :, 0]
+    telling = _telling_pixels(bank, first, second)
     size = telling.sum(axis=1)
     good = (within[rows, first] & telling).sum(axis=1)
     bad = (within[rows, second] & telling).sum(axis=1)
@@ -466,13 +464,11 @@ def nearer_margin(samples: np.ndarray, bank: TemplateBank, win: np.ndarray) -> n
     rows = np.arange(n)
     own = np.where(group[None, :] == win[:, None], variant_distance, np.iinfo(np.int64).max)
     first = own.argmin(axis=1)
-    shown = bank.mask.reshape(-1, 3)[:, 0]
     margin = np.full(n, np.inf)
     for g in range(len(bank.starts) - 1):
         lo, hi = bank.starts[g], bank.starts[g + 1]
         second = lo + variant_distance[:, lo:hi].argmin(axis=1)
-        tol = np.minimum(bank.tol[first], bank.tol[second]).astype(np.int16).reshape(n, -1, 3)
-        apart = (np.abs(images[first] - images[second]) > tol).any(axis=2) & shown[None]
+        apart = _telling_pixels(bank, first, second)
         size = apart.sum(axis=1)
         nearer = near[rows, first] < near[rows, second]
         farther = near[rows, first] > near[rows, second]
@@ -480,3 +476,12 @@ def nearer_margin(samples: np.ndarray, bank: TemplateBank, win: np.ndarray) -> n
         judged = (size >= MIN_TELLING_PIXELS) & (group[second] != win)
         margin = np.where(judged, np.minimum(margin, share), margin)
     return np.where(np.isfinite(margin), margin, 0.0)
+
+
+def _telling_pixels(bank: TemplateBank, first: np.ndarray, second: np.ndarray) -> np.ndarray:
+    """``[N, P]`` bool: the counted pixels where variant ``first[i]``'s image and variant
+    ``second[i]``'s differ by more than the smaller of their tolerances (the pixels that tell
+    the two apart)."""
+    tol = np.minimum(bank.tol[first], bank.tol[second]).astype(np.int16)
+    apart = np.abs(bank.u8[first].astype(np.int16) - bank.u8[second].astype(np.int16)) > tol
+    return apart.reshape(len(first), -1, 3).any(axis=2) & bank.mask.reshape(-1, 3)[None, :, 0]
