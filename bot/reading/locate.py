@@ -285,9 +285,10 @@ def _candidates(
 
 
 def _board_sized(candidate: Candidate) -> bool:
-    """Whether ``candidate`` reads clearly on enough cells to be a board: a few cells read
-    clearly (a JPEG's winmine look-alikes inside an xdemineur board) keep no other skin from
-    its pitches there."""
+    """Whether ``candidate`` reads clearly on enough cells (:data:`MIN_OTHER_CELLS`) to be a
+    board, another one beside a board found included: a few cells read clearly (a JPEG's
+    winmine look-alikes inside an xdemineur board) are none, and keep no other skin from its
+    pitches there."""
     grid = candidate.located.grid
     return candidate.clean and grid.cols * grid.rows >= MIN_OTHER_CELLS
 
@@ -313,8 +314,7 @@ def _choose(
     if whole:
         # Any other clear reading of the skin's cells beside a whole board is another board,
         # or part of one: which board the user means cannot be told (refused, both named).
-        others = [c for c in boards if c is not whole[0] and c.clean
-                  and c.located.grid.cols * c.located.grid.rows >= MIN_OTHER_CELLS]  # fmt: skip
+        others = [c for c in boards if c is not whole[0] and _board_sized(c)]
         others = others or _boards_beside(frame, whole[0].located, skins, noisy)
         if others:
             raise _two_boards(frame, whole[0], others)
@@ -385,8 +385,8 @@ def _boards_beside(
     # one's pitch, and its anchors were matched beside it, see search_area).
     others = [s for s in skins if s != board.skin]
     blanked = (float(x0), float(y0), float(x1), float(y1))
-    return [c for c in _distinct(_candidates(rest, skins, others, blanked, noisy)) if c.clean
-            and c.located.grid.cols * c.located.grid.rows >= MIN_OTHER_CELLS]  # fmt: skip
+    return [c for c in _distinct(_candidates(rest, skins, others, blanked, noisy))
+            if _board_sized(c)]  # fmt: skip
 
 
 @lru_cache(maxsize=8)
