@@ -120,8 +120,9 @@ def _sampling_maps(
     if maps is None:
         lefts = np.array([grid.col_left(x) for x in range(grid.cols)])
         tops = np.array([grid.row_top(y) for y in range(grid.rows)])
-        xs = lefts[:, None] + ((skin.inset + np.arange(w) * k + 0.5) * sx - 0.5)  # [cols, w]
-        ys = tops[:, None] + ((skin.inset + np.arange(h) * k + 0.5) * sy - 0.5)  # [rows, h]
+        off_x, off_y = sample_offsets(skin, (sx, sy), (h, w), k)
+        xs = lefts[:, None] + off_x  # [cols, w]
+        ys = tops[:, None] + off_y  # [rows, h]
         whole = bool(np.all(np.abs(xs - np.round(xs)) < 1e-3) and
                      np.all(np.abs(ys - np.round(ys)) < 1e-3))  # fmt: skip
         # Map row r * cols + c holds cell (c, r)'s points, h rows of w: filled by broadcasting.
@@ -140,6 +141,23 @@ def _sampling_maps(
             maps = cv2.convertMaps(fx, fy, cv2.CV_16SC2)
         state.remember_maps(key, maps)
     return maps
+
+
+def sample_offsets(
+    skin: Skin, scale: tuple[float, float], size: tuple[int, int], step: int
+) -> tuple[np.ndarray, np.ndarray]:
+    """Where a cell's samples sit, from its left and top edges (frame px): sample ``j`` where
+    pixel ``inset + j * step`` of the skin's template would be once stretched by ``scale``
+    (pixel centres matched); ``size`` is the bank's ``(h, w)``.
+
+    >>> skin = type("S", (), {"inset": 1})()
+    >>> [a.tolist() for a in sample_offsets(skin, (2.0, 1.0), (1, 2), 1)]
+    [[2.5, 4.5], [1.0]]
+    """
+    (sx, sy), (h, w) = scale, size
+    xs = (skin.inset + np.arange(w) * step + 0.5) * sx - 0.5
+    ys = (skin.inset + np.arange(h) * step + 0.5) * sy - 0.5
+    return xs, ys
 
 
 def _whole_pixel_block(

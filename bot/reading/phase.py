@@ -22,8 +22,13 @@ import numpy as np
 from bot.reading.banks import TemplateBank, nearest_phases, sample_step, template_bank
 from bot.reading.extent import Located
 from bot.reading.grid import Grid
-from bot.reading.matching import cell_scale, far_pixels, sample_cells, score_cells
-from bot.reading.skins import Skin
+from bot.reading.matching import (
+    cell_scale,
+    far_pixels,
+    sample_cells,
+    sample_offsets,
+    score_cells,
+)
 from bot.reading.state import ReaderState
 
 #: How far the lattice may move each way (px) and the step of the scan: the cells match
@@ -72,8 +77,10 @@ def refined_phase(frame: np.ndarray, located: Located) -> Located:
     sharp = template_bank(skin, sx, sy, step, sharp=True)
     classes = np.array([sharp.classes.index(bank.classes[w]) for w in win])
 
+    offsets = sample_offsets(skin, (sx, sy), (bank.h, bank.w), step)
+
     def fit(dx: float, dy: float) -> float:
-        part = _cell_samples(frame, grid, skin, cells, step, (dx, dy))
+        part = _cell_samples(frame, grid, cells, offsets, (dx, dy))
         return _class_match(part, sharp, classes)
 
     moves = np.arange(-REACH, REACH + SCAN_STEP / 2, SCAN_STEP)
@@ -95,36 +102,32 @@ def refined_phase(frame: np.ndarray, located: Located) -> Located:
 def _cell_samples(
     frame: np.ndarray,
     grid: Grid,
-    skin: Skin,
     cells: np.ndarray,
-    step: int,
+    offsets: tuple[np.ndarray, np.ndarray],
     move: tuple[float, float],
 ) -> np.ndarray:
-    """The samples of ``cells`` (indices, row by row) of ``grid`` moved by ``move`` px, taken
-    as :func:`~bot.reading.matching.sample_cells` takes them (``[len(cells), D]``): only the
-    few cells the phase is judged on, for each of the many positions tried."""
+    """The samples of ``cells`` (indices, row by row) of ``grid`` moved by ``move`` px, each at
+    ``offsets`` from its edges (:func:`~bot.reading.matching.sample_offsets`), taken as
+    :func:`~bot.reading.matching.sample_cells` takes them (``[len(cells), D]``): only the few
+    cells the phase is judged on, for each of the many positions tried."""
     import cv2
 
-    sx, sy = cell_scale(grid, skin)
-    bank = template_bank(skin, sx, sy, step)
-    h, w = bank.h, bank.w
+    px, py = offsets
     ys, xs = np.divmod(cells, grid.cols)
     lefts = np.array([grid.col_left(int(x)) for x in xs]) + move[0]
     tops = np.array([grid.row_top(int(y)) for y in ys]) + move[1]
-    px = (skin.inset + np.arange(w) * step + 0.5) * sx - 0.5
-    py = (skin.inset + np.arange(h) * step + 0.5) * sy - 0.5
-    shape = (len(cells), h, w)
+    shape = (len(cells), len(py), len(px))
     map_x = np.broadcast_to((lefts[:, None] + px)[:, None, :], shape).astype(np.float32)
     map_y = np.broadcast_to((tops[:, None] + py)[:, :, None], shape).astype(np.float32)
     out = cv2.remap(
         np.ascontiguousarray(frame[:, :, :3]),
-        map_x.reshape(len(cells), h * w),
-        map_y.reshape(len(cells), h * w),
+        map_x.reshape(len(cells), -1),
+        map_y.reshape(len(cells), -1),
         cv2.INTER_LINEAR,
         borderMode=cv2.BORDER_CONSTANT,
         borderValue=(0, 0, 0),
     )
-    return out.reshape(len(cells), h * w * 3)
+    return out.reshape(len(cells), -1)
 
 
 def _class_match(samples: np.ndarray, bank: TemplateBank, classes: np.ndarray) -> float:
