@@ -10,7 +10,7 @@ import pytest
 
 from bot.errors import BoardNotFoundError
 from bot.reading.read import Grid, locate_board, read_frame
-from bot.reading.regions import key_colours
+from bot.reading.regions import FrameLook, key_colours
 from bot.reading.skins import find_skin, load_skins
 from solver.board import read_board
 from tests.fixture_cases import READER_CASES, reader_params
@@ -279,7 +279,7 @@ def test_a_board_no_anchor_places_is_seeded_by_the_lattice(name, factor, skins):
 
     frame = cv2.imread(str(FIXTURES / f"{name}.png"))
     big = cv2.resize(frame, None, fx=factor, fy=factor, interpolation=cv2.INTER_NEAREST)
-    boards = locate._distinct(locate._candidates(big, skins))
+    boards = locate._distinct(locate._candidates(FrameLook.of(big), skins))
     assert not [c for c in boards if c.clean and locate._whole(big, c)]  # anchors alone: none
     located = locate_board(big, skins)
     assert located.scale == pytest.approx(factor, abs=0.01)
@@ -297,3 +297,28 @@ def test_a_wide_board_at_a_fractional_scaling_is_fitted_its_pitch(interpolation,
     located = locate_board(big, skins)
     assert (located.grid.cols, located.grid.rows) == (30, 16)
     assert read_frame(big, located).board == read_board(str(FIXTURES / f"{name}.txt"))
+
+
+@pytest.mark.parametrize("size", [(1080, 1920), (701, 333)])
+def test_a_blanked_look_is_the_look_at_the_blanked_frame(size, skins):
+    """The look beside a board found (its box blanked out) is made from the first look without
+    working the frame out again: it must equal the look at the blanked frame, pixel for pixel,
+    also where the frame's odd width or height makes the sampled pixels uneven."""
+    frame = cv2.imread(str(FIXTURES / "gnome-mines/big-mid.png"))
+    desk = np.full((*size, 3), (90, 60, 30), np.uint8)
+    h, w = min(frame.shape[0], size[0] - 3), min(frame.shape[1], size[1] - 5)
+    desk[3 : 3 + h, 5 : 5 + w] = frame[:h, :w]
+    look = FrameLook.of(desk)
+    for skin in skins:
+        look.mask(skin)
+    for box in [(101, 57, 380, 291), (0, 0, 7, 9), (size[1] - 13, size[0] - 11, size[1], size[0])]:
+        for colour in [(0, 128, 255), (90, 60, 30)]:
+            blanked = look.blanked(box, colour)
+            rest = desk.copy()
+            rest[box[1] : box[3], box[0] : box[2]] = colour
+            fresh = FrameLook.of(rest)
+            assert np.array_equal(blanked.frame, rest)
+            assert np.array_equal(blanked.gray, fresh.gray)
+            assert np.array_equal(blanked.small, fresh.small)
+            for skin in skins:
+                assert np.array_equal(blanked.mask(skin), fresh.mask(skin)), skin.name

@@ -76,34 +76,39 @@ def estimate_pitch(edges: np.ndarray, min_pitch: int, max_pitch: int) -> int:
         raise LatticeError("no edges in the image: it is blank")
     corr = corr / corr[0]
     pairs = np.concatenate([corr[:-1] + corr[1:], [corr[-1]]])  # pairs[d] = corr[d..d+1]
-
-    def peak(h2: int) -> float:
-        """The coincidences at lag ``h2 / 2``: the pairs of lags centred within a pixel."""
-        if h2 % 2:
-            return float(pairs[h2 // 2])
-        return float(max(pairs[max(h2 // 2 - 1, 0)], pairs[h2 // 2]))
-
+    # Pitches whose second harmonic still falls within the lags counted (smaller first).
+    p2 = np.arange(2 * min_pitch, min(2 * max_pitch, max_lag - 1) + 1)
+    # Each peak counts above the trough around it: long edges (a toolbar, a status bar) add
+    # the same to every lag, and a fraction of the pitch (10 px for 29 px cells: 3 x 10 is
+    # within a pixel of 29) must not gain from that floor at its first two harmonics. The
+    # trough is looked for half a pitch either side, but no further than TROUGH: the lowest of
+    # a wider window is lower by chance where noise (a photo) makes the autocorrelation ragged,
+    # and large lags (multiples) would gain from it.
+    reach = np.minimum(p2 // 4, TROUGH)
+    troughs = _RangeMin(corr.astype(np.float64))
+    total = np.zeros(p2.size)
+    counted = np.zeros(p2.size)
+    for k in (1, 2, 3):
+        h2 = k * p2
+        inside = h2 <= 2 * (max_lag - 1)
+        h2 = np.where(inside, h2, 2)
+        # The coincidences at lag h2 / 2: the pairs of lags centred within a pixel.
+        half = h2 // 2
+        peak = np.where(
+            h2 % 2 == 1, pairs[half], np.maximum(pairs[np.maximum(half - 1, 0)], pairs[half])
+        ).astype(np.float64)
+        lo = np.maximum(half - reach, 0)
+        hi = np.minimum((h2 + 1) // 2 + reach + 1, corr.size)
+        total += np.where(inside, peak - 2 * troughs.min(lo, hi), 0.0)
+        counted += inside
+    # (3 / 2 for a pitch with only two harmonics inside the lags counted.)
+    scores_list = (total * (3 / counted)).tolist() if p2.size else []
     best, best_score = 0, -1.0
     scores: dict[int, float] = {}  # by pitch in half pixels
-    for p2 in range(2 * min_pitch, 2 * max_pitch + 1):
-        harmonics = [k * p2 for k in (1, 2, 3) if k * p2 <= 2 * (max_lag - 1)]
-        if len(harmonics) < 2:
-            break
-        # Each peak counts above the trough around it: long edges (a toolbar, a status bar)
-        # add the same to every lag, and a fraction of the pitch (10 px for 29 px cells:
-        # 3 x 10 is within a pixel of 29) must not gain from that floor at its first two
-        # harmonics. The trough is looked for half a pitch either side, but no further than
-        # TROUGH: the lowest of a wider window is lower by chance where noise (a photo)
-        # makes the autocorrelation ragged, and large lags (multiples) would gain from it.
-        score = 0.0
-        for h2 in harmonics:
-            reach = min(p2 // 4, TROUGH)
-            lo, hi = max(h2 // 2 - reach, 0), (h2 + 1) // 2 + reach + 1
-            score += peak(h2) - 2 * float(corr[lo:hi].min())
-        score *= 3 / len(harmonics)
-        scores[p2] = score
+    for q, score in zip(p2.tolist(), scores_list, strict=True):
+        scores[q] = score
         if score > best_score * 1.02:  # prefer the smaller pitch on a near tie
-            best, best_score = p2, score
+            best, best_score = q, score
     if best == 0:
         raise LatticeError("no repeating cell pattern found")
     # A multiple of the pitch repeats too (every third line is a line): where a fraction of
@@ -119,6 +124,31 @@ def estimate_pitch(edges: np.ndarray, min_pitch: int, max_pitch: int) -> int:
             best = max(good, key=lambda q: scores[q])
             break
     return (best + 1) // 2
+
+
+class _RangeMin:
+    """Minima of ``values[lo:hi]`` for many ranges at once (a sparse table: the minima of
+    every run of a power-of-two length, so each range is the minimum of two overlapping runs).
+
+    >>> _RangeMin(np.array([3.0, 1.0, 4.0, 1.5, 5.0])).min(np.array([0, 2]), np.array([2, 5]))
+    array([1. , 1.5])
+    """
+
+    def __init__(self, values: np.ndarray) -> None:
+        self.levels = [values]
+        while 2 ** len(self.levels) <= values.size:
+            last, step = self.levels[-1], 2 ** (len(self.levels) - 1)
+            self.levels.append(np.minimum(last[:-step], last[step:]))
+
+    def min(self, lo: np.ndarray, hi: np.ndarray) -> np.ndarray:
+        """The minimum of each ``values[lo[i]:hi[i]]`` (each range non-empty)."""
+        level = np.log2(hi - lo).astype(np.intp)
+        out = np.empty(lo.size)
+        for k in np.unique(level):
+            at = level == k
+            run = self.levels[k]
+            out[at] = np.minimum(run[lo[at]], run[hi[at] - 2**k])
+        return out
 
 
 def _shifted(mask: np.ndarray, d: int, axis: int) -> np.ndarray:

@@ -43,6 +43,7 @@ from bot.reading.recolour import (
     toned_skin,
 )
 from bot.reading.regions import (
+    FrameLook,
     Pitches,
     key_colours,
     padded_box,
@@ -90,7 +91,8 @@ def locate_board(frame_bgr: np.ndarray, skins: Sequence[Skin] | None = None) -> 
 def _locate_any(frame: np.ndarray, skins: Sequence[Skin]) -> Located:
     """The board in ``frame``: in the skins' own colours, else with a lossy picture's edges
     widened, else through the screen's colours (see :func:`locate_board`)."""
-    anchored = boards = _distinct(_candidates(frame, skins))
+    look = FrameLook.of(frame)
+    anchored = boards = _distinct(_candidates(look, skins))
     lattice: list[list[Grid]] = []  # the lattice found without a skin, once, when asked for
     whole = [c for c in boards if c.clean and _whole(frame, c)]
     if not whole:
@@ -108,7 +110,7 @@ def _locate_any(frame: np.ndarray, skins: Sequence[Skin]) -> Located:
     first: BoardNotFoundError | None = None
     if not recoloured_first:
         try:
-            return _choose(frame, boards, skins, whole=whole)
+            return _choose(look, boards, skins, whole=whole)
         except TwoBoardsError:
             raise
         except BoardNotFoundError as refused:
@@ -131,7 +133,7 @@ def _locate_any(frame: np.ndarray, skins: Sequence[Skin]) -> Located:
         if found is not None:
             return found
     if first is None:
-        return _choose(frame, boards, skins, whole=whole)
+        return _choose(look, boards, skins, whole=whole)
     raise first
 
 
@@ -254,33 +256,28 @@ def _offsets(offsets: tuple[float, ...], lines: np.ndarray) -> np.ndarray:
 
 
 def _candidates(
-    frame: np.ndarray,
+    look: FrameLook,
     skins: Sequence[Skin],
     retry: Sequence[Skin] | None = None,
     away_from: tuple[float, float, float, float] | None = None,
     noisy: bool = False,
 ) -> list[Candidate]:
-    """Every skin's boards in ``frame``, by the pitches its colours' period suggests, then by
-    the others if no board reads clearly (when given: only for the skins ``retry``); with
-    ``away_from`` (a board blanked out), only beside that box (see :func:`_beside`)."""
-    import cv2
-
-    gray = cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY)
-    # Every skin's first look is at the frame sampled every other pixel: made once for all.
-    h, w = frame.shape[:2]
-    small = cv2.resize(frame, (w // 2, h // 2), interpolation=cv2.INTER_NEAREST)
+    """Every skin's boards in the frame ``look`` shows, by the pitches its colours' period
+    suggests, then by the others if no board reads clearly (when given: only for the skins
+    ``retry``); with ``away_from`` (a board blanked out), only beside that box (see
+    :func:`_beside`)."""
     found: list[Candidate] = []
     later: list[tuple[Skin, tuple[int, int, int, int], Callable[[], Pitches]]] = []
     for skin in skins:
         taken = [c.located.grid.bounds for c in found if _board_sized(c)]
-        found += locate_skin(frame, gray, small, skin, later, taken, noisy, away_from)
+        found += locate_skin(look, skin, later, taken, noisy, away_from)
     if not any(_board_sized(c) for c in found):
         # The key colours' period ruled these pitches out; but a board amid other things of
         # its colours (a grey desktop round a grey game) can hide its period: try them too
         # before giving up.
         for skin, core, pitches in later:
             if retry is None or skin in retry:
-                found += search_area(frame, gray, skin, core, pitches(), noisy)
+                found += search_area(look.frame, look.gray, skin, core, pitches(), noisy)
     return found
 
 
@@ -296,26 +293,28 @@ def _board_sized(candidate: Candidate) -> bool:
 def _locate(frame: np.ndarray, skins: Sequence[Skin], noisy: bool = False) -> Located:
     """The one whole board in ``frame`` (BGR) in the skins' own colours; raises
     :class:`~bot.errors.BoardNotFoundError` (or a subclass) saying why there is none."""
-    return _choose(frame, _distinct(_candidates(frame, skins, noisy=noisy)), skins, noisy)
+    look = FrameLook.of(frame)
+    return _choose(look, _distinct(_candidates(look, skins, noisy=noisy)), skins, noisy)
 
 
 def _choose(
-    frame: np.ndarray,
+    look: FrameLook,
     boards: list[Candidate],
     skins: Sequence[Skin],
     noisy: bool = False,
     whole: list[Candidate] | None = None,
 ) -> Located:
     """The one whole board among ``boards`` (one candidate a place; ``whole``: those that
-    read clean and are whole, when known), or :class:`~bot.errors.BoardNotFoundError` (or a
-    subclass) saying why there is none."""
+    read clean and are whole, when known) in the frame ``look`` shows, or
+    :class:`~bot.errors.BoardNotFoundError` (or a subclass) saying why there is none."""
+    frame = look.frame
     if whole is None:
         whole = [c for c in boards if c.clean and _whole(frame, c)]
     if whole:
         # Any other clear reading of the skin's cells beside a whole board is another board,
         # or part of one: which board the user means cannot be told (refused, both named).
         others = [c for c in boards if c is not whole[0] and _board_sized(c)]
-        others = others or _boards_beside(frame, whole[0].located, skins, noisy)
+        others = others or _boards_beside(look, whole[0].located, skins, noisy)
         if others:
             raise _two_boards(frame, whole[0], others)
         return whole[0].located
@@ -365,21 +364,21 @@ def _whole(frame: np.ndarray, candidate: Candidate) -> bool:
 
 
 def _boards_beside(
-    frame: np.ndarray, board: Located, skins: Sequence[Skin], noisy: bool = False
+    look: FrameLook, board: Located, skins: Sequence[Skin], noisy: bool = False
 ) -> list[Candidate]:
-    """Clear readings of any skin's cells elsewhere in ``frame`` once ``board`` is blanked out.
+    """Clear readings of any skin's cells elsewhere in the frame ``look`` shows once ``board``
+    is blanked out.
 
     The first look can miss a second board of another skin: its key colours may share an
     area with the board found (one grey spread over both), whose period then decides the
     pitches tried there, or the area is only tried when no board was found. Without the board
     found, the rest of the picture is looked at on its own.
     """
-    rest = frame.copy()
     grid = board.grid
     pad = max(grid.pitch_x, grid.pitch_y)
     x0, y0, x1, y1 = (int(round(v)) for v in grid.bounds)
-    x0, y0, x1, y1 = padded_box((x0, y0, x1, y1), int(np.ceil(pad)), frame)
-    rest[y0:y1, x0:x1] = _blank_colour(tuple(skins))
+    x0, y0, x1, y1 = padded_box((x0, y0, x1, y1), int(np.ceil(pad)), look.frame)
+    rest = look.blanked((x0, y0, x1, y1), _blank_colour(tuple(skins)))
     # As a picture of its own, beside the board found: for the other skins also the pitches
     # tried only when nothing reads clearly (a second board of the same skin shares the first
     # one's pitch, and its anchors were matched beside it, see search_area).

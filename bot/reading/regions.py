@@ -12,6 +12,7 @@ grow with the window that period itself.
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import dataclass, field
 from functools import lru_cache
 
 import numpy as np
@@ -73,16 +74,77 @@ def key_mask(area: np.ndarray, skin: Skin, colours: list[np.ndarray] | None = No
     return mask
 
 
+@dataclass
+class FrameLook:
+    """What every skin's first look at one frame shares: the frame (BGR), its grey, the frame
+    sampled every other pixel, and each skin's key-colour mask of that (made when first asked
+    for). One locate owns it; :meth:`blanked` gives the look at the frame with a box blanked
+    out without working the whole frame out again."""
+
+    frame: np.ndarray
+    gray: np.ndarray
+    small: np.ndarray
+    masks: dict[Skin, np.ndarray] = field(default_factory=dict)
+
+    @classmethod
+    def of(cls, frame: np.ndarray) -> FrameLook:
+        import cv2
+
+        h, w = frame.shape[:2]
+        gray = cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY)
+        small = cv2.resize(frame, (w // 2, h // 2), interpolation=cv2.INTER_NEAREST)
+        return cls(frame, gray, small)
+
+    def mask(self, skin: Skin) -> np.ndarray:
+        """:func:`key_mask` of :attr:`small` for ``skin``."""
+        if skin not in self.masks:
+            self.masks[skin] = key_mask(self.small, skin)
+        return self.masks[skin]
+
+    def blanked(self, box: tuple[int, int, int, int], colour: tuple[int, int, int]) -> FrameLook:
+        """The look at the frame with ``box`` (x0, y0, x1, y1) filled with ``colour`` (BGR):
+        the same as :meth:`of` the blanked frame, pixel for pixel (each reduction is per pixel,
+        so only the box's pixels change, to what the colour alone gives)."""
+        import cv2
+
+        x0, y0, x1, y1 = box
+        pixel = np.array([[colour]], np.uint8)
+        frame = self.frame.copy()
+        # A row of the colour first: assigning three values across the whole box at once goes
+        # three bytes at a time.
+        inside = frame[y0:y1, x0:x1]
+        inside[:] = np.repeat(pixel[0], inside.shape[1], axis=0)
+        gray = self.gray.copy()
+        gray[y0:y1, x0:x1] = cv2.cvtColor(pixel, cv2.COLOR_BGR2GRAY)[0, 0]
+        # The sampled pixels whose source pixel lies in the box, as the same resize picks them
+        # (a box: the source of each sampled column and row is monotone).
+        small_h, small_w = self.small.shape[:2]
+        h, w = self.frame.shape[:2]
+        nearest = cv2.INTER_NEAREST
+        src_x = cv2.resize(np.arange(w, dtype=np.int32)[None, :], (small_w, 1), None, 0, 0, nearest)
+        src_y = cv2.resize(np.arange(h, dtype=np.int32)[:, None], (1, small_h), None, 0, 0, nearest)
+        cols = np.flatnonzero((src_x[0] >= x0) & (src_x[0] < x1))
+        rows = np.flatnonzero((src_y[:, 0] >= y0) & (src_y[:, 0] < y1))
+        small, masks = self.small.copy(), {k: m.copy() for k, m in self.masks.items()}
+        if cols.size and rows.size:
+            hit = np.s_[rows[0] : rows[-1] + 1, cols[0] : cols[-1] + 1]
+            small[hit] = pixel[0, 0]
+            for skin, mask in masks.items():
+                mask[hit] = key_mask(pixel, skin)[0, 0]
+        return FrameLook(frame, gray, small, masks)
+
+
 def find_regions(
-    frame: np.ndarray, small: np.ndarray, skin: Skin
+    frame: np.ndarray, small: np.ndarray, skin: Skin, mask: np.ndarray | None = None
 ) -> list[tuple[int, int, int, int]]:
     """Boxes ``(x0, y0, x1, y1)`` of the frame dense in the skin's key colours (``small``: the
-    frame sampled every other pixel); boxes that would overlap once padded are merged, so a
-    board is searched once."""
+    frame sampled every other pixel; ``mask``: its :func:`key_mask`, when known); boxes that
+    would overlap once padded are merged, so a board is searched once."""
     import cv2
 
     step = 2
-    mask = key_mask(small, skin)
+    if mask is None:
+        mask = key_mask(small, skin)
     # Density in blocks about a third of the smallest cell, then close the gaps between cells.
     smallest = smallest_pitch(skin)
     block = max(2, int(smallest / step / 2))

@@ -19,6 +19,7 @@ from bot.reading.anchors import (
 )
 from bot.reading.extent import Candidate, board_extent
 from bot.reading.regions import (
+    FrameLook,
     Pitches,
     candidate_pitches,
     find_regions,
@@ -38,21 +39,20 @@ MIN_ANCHORS = 3
 
 
 def locate_skin(
-    frame: np.ndarray,
-    gray: np.ndarray,
-    small: np.ndarray,
+    look: FrameLook,
     skin: Skin,
     later: list[tuple[Skin, tuple[int, int, int, int], Callable[[], Pitches]]],
     taken: list[tuple[float, float, float, float]],
     noisy: bool = False,
     away_from: tuple[float, float, float, float] | None = None,
 ) -> list[Candidate]:
-    """The skin's boards in the frame, trying each dense area's first pitches; the pitches to
-    try later are added to ``later``. ``taken``: boxes where other skins read a board clearly.
-    ``away_from``: a board blanked out; of an area round it only the widest part beside it
-    that can hold a board is searched."""
+    """The skin's boards in the frame ``look`` shows, trying each dense area's first pitches;
+    the pitches to try later are added to ``later``. ``taken``: boxes where other skins read a
+    board clearly. ``away_from``: a board blanked out; of an area round it only the widest part
+    beside it that can hold a board is searched."""
     found: list[Candidate] = []
-    cores = find_regions(frame, small, skin)
+    frame, gray = look.frame, look.gray
+    cores = find_regions(frame, look.small, skin, look.mask(skin))
     if away_from is not None:
         cores = [c for c in (_beside(core, away_from, skin) for core in cores) if c is not None]
     for core in cores:
