@@ -144,6 +144,11 @@ def test_a_malformed_counter_names_the_file(tmp_path, damage, named):
         (lambda m: m["levels"][0].update(mines=-1), ["levels.0.mines", "-1"]),
         (lambda m: m["restart"]["click"].update(y_ofset=-26), ["restart.click", "'y_ofset'"]),
         (lambda m: m.pop("cell"), ["top level", "'cell'"]),
+        (
+            lambda m: m["match"].update(class_tolerance={"mines": 30}),
+            ["class_tolerance", "'mines'"],
+        ),
+        (lambda m: m["match"].update(class_tolerance={"mine": 300}), ["class_tolerance", "300"]),
     ],
 )
 def test_skin_json_is_checked_against_the_schema_naming_file_and_key(tmp_path, change, names):
@@ -167,3 +172,22 @@ def test_every_shipped_skin_json_follows_the_schema():
     assert len(folders) >= 4
     for folder in folders:
         check_skin_meta(json.loads((folder / SKIN_FILE).read_text()), folder / SKIN_FILE)
+
+
+def test_a_class_with_a_tolerance_of_its_own_is_matched_with_it(tmp_path):
+    """``match.class_tolerance``: that class's images take its tolerance in the reader's
+    bank; every other class keeps the skin's."""
+    from bot.reading.banks import template_bank
+
+    folder = _copy_skin(tmp_path)
+    meta = json.loads((folder / "skin.json").read_text())
+    meta["match"]["class_tolerance"] = {"mine": meta["match"]["tolerance"] + 9}
+    (folder / "skin.json").write_text(json.dumps(meta))
+    skin = load_skin(folder)
+    bank = template_bank(skin, 1.0, 1.0, 1)
+    shown = bank.mask
+    assert "mine" in bank.classes
+    for k, cls in enumerate(bank.classes):
+        tol = bank.tol[bank.starts[k] : bank.starts[k + 1]][:, shown]
+        want = skin.tolerance + 9 if cls == "mine" else skin.tolerance
+        assert (tol == want).all(), cls

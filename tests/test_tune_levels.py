@@ -32,6 +32,22 @@ def test_kmines_easy_from_its_mid_game_shot(tmp_path: Path) -> None:
     assert outcome.names("refused") == ["easy-lost"]
 
 
+def test_a_lost_board_taught_keeps_the_other_boards_read(tmp_path: Path) -> None:
+    """KMines' medium board taught from its mid-game shot, then its lost board labelled too (the
+    README's way to teach the mines): its mines, drawn over the shaded background, vary more
+    than any other cell. They get a tolerance of their own; the one the other classes share
+    stays what those vary by, and every medium board reads exactly, the fresh one included (with
+    one tolerance for all, a covered cell and an empty one differed on too few pixels: the
+    fresh board was found as 16x14 and refused, the won one not found)."""
+    skins = tune_game("kmines", tmp_path, Recipe("medium-mid", ("medium-fresh",)), ("medium-lost",))
+    meta = json.loads((skins / "t-kmines" / "skin.json").read_text(encoding="utf-8"))
+    assert meta["match"]["class_tolerance"]["mine"] > meta["match"]["tolerance"]
+    outcome = read_fixtures("kmines", skins, "medium-")
+    assert outcome.names("exact") == [
+        "medium-first", "medium-fresh", "medium-lost", "medium-mid", "medium-won"
+    ], outcome.results  # fmt: skip
+
+
 def test_shots_whose_cells_never_equal_are_aligned_by_agreement(tmp_path: Path) -> None:
     """KMines' see-through cells over a shaded background: with the mid-game board's lattice
     put three pixels up and left of the fresh one's (the other side of the pale line between

@@ -95,21 +95,22 @@ def _template_bank(
     for k, (cls, image) in enumerate(images):
         if exact:
             inner = image[i : skin.pitch_y - i : step, i : skin.pitch_x - i : step]
-            tol = np.full(inner.shape, skin.tolerance, np.uint8)
+            tol = np.full(inner.shape, skin.tolerance_of(cls), np.uint8)
             by_class.setdefault(cls, []).append((inner.reshape(-1), tol.reshape(-1)))
             continue
         stretches = [] if sharp else [None]
         for phase in stretches + phases if k < own else stretches:
             inner = _stretched_sample(image, skin, sx, sy, step, phase)
             if sharp:
-                tol = np.full(inner.shape, skin.tolerance, np.uint8)
+                tol = np.full(inner.shape, skin.tolerance_of(cls), np.uint8)
                 by_class.setdefault(cls, []).append((inner.reshape(-1), tol.reshape(-1)))
                 continue
             # Smoothing moves edge pixels by up to the local contrast: tolerate that much
             # more there, and stay strict on flat areas (which keep their exact colour).
             kernel = np.ones((3, 3), np.uint8)
             grad = cv2.morphologyEx(inner, cv2.MORPH_GRADIENT, kernel)
-            tol = np.clip(grad.astype(np.int16) // 4 + skin.tolerance, 0, 255).astype(np.uint8)
+            tol = np.clip(grad.astype(np.int16) // 4 + skin.tolerance_of(cls), 0, 255)
+            tol = tol.astype(np.uint8)
             by_class.setdefault(cls, []).append((inner.reshape(-1), tol.reshape(-1)))
     classes = tuple(by_class)
     rows = [t for cls in classes for t in by_class[cls]]

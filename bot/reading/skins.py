@@ -105,6 +105,12 @@ class Skin:
     uneven_px: float = 0.0
     #: The cells as drawn at other sizes (skin.json ``drawn_sizes``), smallest first.
     sizes: tuple[DrawnSize, ...] = ()
+    #: Classes with a tolerance of their own (skin.json ``match.class_tolerance``).
+    class_tolerance: tuple[tuple[str, int], ...] = ()
+
+    def tolerance_of(self, cls: str) -> int:
+        """The per-channel tolerance the images of class ``cls`` are matched with."""
+        return dict(self.class_tolerance).get(cls, self.tolerance)
 
     def uneven_at(self, px: float, py: float) -> float:
         """How far (px) lines may sit off an even lattice of pitch ``(px, py)``: ``uneven_px``,
@@ -136,7 +142,7 @@ class Skin:
             self.name, self.folder, self.pitch_x, self.pitch_y, self.inset,
             self.scales_with_window, self.scales, self.pitch_range, self.tolerance,
             self.min_confidence, self.min_margin, self.anchors, self.levels, self.lost_chars,
-            self.uneven_px,
+            self.uneven_px, self.class_tolerance,
         )  # fmt: skip
 
     def __eq__(self, other: object) -> bool:
@@ -343,6 +349,9 @@ def _build_skin(folder: Path, path: Path, meta: dict[str, Any]) -> Skin:
         scales=tuple(float(s) for s in meta.get("scales", DEFAULT_SCALES)),
         pitch_range=(pitch_range[0], pitch_range[1]),
         tolerance=int(match.get("tolerance", 40)),
+        class_tolerance=tuple(
+            (str(k), int(v)) for k, v in sorted(match.get("class_tolerance", {}).items())
+        ),
         min_confidence=float(match.get("min_confidence", 0.85)),
         min_margin=float(match.get("min_margin", 0.04)),
         anchors=anchors,

@@ -61,6 +61,7 @@ from bot.reading.tune_shots import load_shots
 from bot.reading.tune_skin import (
     ClassReport,
     check_replaceable,
+    class_tolerances,
     line_bands,
     line_variants,
     match_tolerance,
@@ -218,7 +219,7 @@ def tune(
     if lacking:
         what = "; ".join(f"'{c}': capture {REQUIRED[c]}" for c in lacking)
         raise TuneError(f"too few cells to learn every class the bot needs: {what}")
-    tolerance = match_tolerance(groups, shots, size, inset)
+    tolerance, own_tolerance = class_tolerances(groups, shots, size, inset)
     if mask is not None:
         derived = line_variants(groups, mask)
         # Not a look the window around the board has: a line drawn along the board's own
@@ -240,8 +241,9 @@ def tune(
     result.tolerance = tolerance
     result.reports = skin_report(groups, shots, size, inset, tolerance)
     folder = write_skin(
-        out or default_out(), name, groups, size, inset, shots, levels, restart, game, tolerance
-    )
+        out or default_out(), name, groups, size, inset, shots, levels, restart, game, tolerance,
+        own_tolerance,
+    )  # fmt: skip
     # The skin must read the boards it was shown: labelled cells it does not read clearly as
     # their label become variants of their class (twice at most: a variant added may take a
     # look-alike cell from another).
@@ -252,8 +254,9 @@ def tune(
         groups = groups + extra
         result.groups = groups
         folder = write_skin(
-            folder.parent, name, groups, size, inset, shots, levels, restart, game, tolerance
-        )
+            folder.parent, name, groups, size, inset, shots, levels, restart, game, tolerance,
+            own_tolerance,
+        )  # fmt: skip
     if program_text is not None:
         write_text(folder / "program.json", program_text, "program description")
     result.folder = folder

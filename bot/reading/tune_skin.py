@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import hashlib
 import json
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -133,8 +133,10 @@ def write_skin(
     restart: dict | None = None,
     game: str = "",
     tolerance: int = TOLERANCE,
+    class_tolerance: Mapping[str, int] | None = None,
 ) -> Path:
-    """Write ``folder/name``: one PNG per class variant and ``skin.json`` (reader's format)."""
+    """Write ``folder/name``: one PNG per class variant and ``skin.json`` (reader's format);
+    ``class_tolerance``: the classes matched with a tolerance of their own."""
     classes = class_templates(groups)
     target = folder / name
     if check_replaceable(target):
@@ -168,7 +170,8 @@ def write_skin(
         # Learnt cells agree with their template on >= SAME_SHARE of pixels; asking nearly as
         # much of a cell at play time keeps the reader from growing the board into the
         # window around it (a blank strip under a grid line looks 94% like an empty cell).
-        "match": {"tolerance": tolerance, "min_confidence": MIN_CONFIDENCE, "min_margin": 0.04},
+        "match": {"tolerance": tolerance, "min_confidence": MIN_CONFIDENCE, "min_margin": 0.04}
+        | ({"class_tolerance": dict(class_tolerance)} if class_tolerance else {}),
         "anchors": anchors,
         "templates": {k: (v[0] if len(v) == 1 else v) for k, v in templates.items()},
         "levels": [{"name": f"{c}x{r}", "cols": c, "rows": r, "mines": m} for c, r, m in levels],
@@ -273,6 +276,31 @@ def line_variants(groups: list[Group], mask: np.ndarray) -> list[Group]:
                 added.append(Group(key, image, [], name, f"{name} with another line colour"))
                 known.append(image)
     return added
+
+
+#: Classes only the end of a lost game shows. Drawn over what lies beneath (a see-through
+#: theme's mines over its shaded background) they can vary more than any cell play reads; the
+#: cells play reads are not made looser for them (see :func:`class_tolerances`).
+END_CLASSES = ("mine", "exploded", "wrong_flag")
+
+
+def class_tolerances(
+    groups: Sequence[Group], shots: Sequence[Shot], size: tuple[int, int], inset: int = 0
+) -> tuple[int, dict[str, int]]:
+    """The skin's tolerance, :func:`match_tolerance` of the classes a game in play shows, and
+    each of :data:`END_CLASSES` that needs more, with its own. KMines' mines over its shaded
+    background vary by 22 levels where its other cells vary by 15: one tolerance for all made a
+    covered cell and an empty one differ on too few pixels, and a fresh board no longer read.
+    """
+    playing = [g for g in groups if g.name not in END_CLASSES]
+    tolerance = match_tolerance(playing or groups, shots, size, inset)
+    own = {}
+    for cls in END_CLASSES:
+        looks = [g for g in groups if g.name == cls]
+        need = match_tolerance(looks, shots, size, inset) if looks and playing else 0
+        if need > tolerance:
+            own[cls] = need
+    return tolerance, own
 
 
 def match_tolerance(
