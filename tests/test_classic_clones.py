@@ -20,8 +20,10 @@ from bot.reading.skins import find_skin
 REAL = Path(__file__).resolve().parents[2] / "shared" / "real-screens"
 pytestmark = pytest.mark.skipif(not REAL.is_dir(), reason="needs ../shared/real-screens")
 
-#: Board text and the real tile of each character (dexter-*-9 is the covered tile).
-TEXT = ["9999999", "9123459", "9678009", "9012309", "9999999"]
+#: Board text and the real tile of each character (dexter-*-9 is the covered tile): every
+#: number among covered cells, as a game could show it (the reader refuses a number with fewer
+#: cells round it that could hold a mine than it says).
+TEXT = ["99999999999", "98979695949", "99999999999", "93929190999", "99999999999"]
 BOARD = "\n".join(row.replace("9", ".") for row in TEXT)
 
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from dataclasses import replace
 from pathlib import Path
 
 import cv2
@@ -134,7 +135,8 @@ def test_mine_count_from_option_level_or_estimate(tmp_path, capsys):
     assert main(["replay", str(png), "--mines", "50", "--json"]) == 0  # beats the status line
     assert json.loads(capsys.readouterr().out)["mines"] == 50
     # A board size no level has, no status line: the count is estimated, and the output says so.
-    frame = cv2.imread(str(png))
+    # (A fresh board: columns of a played one taken out leave numbers whose mines are gone.)
+    frame = cv2.imread(str(png.with_name("expert-fresh.png")))
     from bot.reading.read import locate_board
 
     grid = locate_board(frame).grid
@@ -268,3 +270,30 @@ def test_a_scaled_screen_reads_its_count_or_none_never_another(scale):
         shown = read_counter(big, locate_board(big))
         kind = "left" if png.parent.name == "xdemineur" else "total"
         assert shown in (None, (kind, _custom_total(png))), (png.name, shown)
+
+
+def test_a_patch_of_empty_cells_is_no_whole_board():
+    """Part of a board read as a whole one gives itself away by what it shows: a patch of
+    empty cells has no cell that could hold a mine, and every game has one; a patch cut through
+    numbers leaves them fewer cells that could hold their mines than they say. Either is refused
+    by name, never read (sgt-mines at a tile size its skin lacked had a 2x2 patch of a won
+    board's empty cells read as a whole 'won' board)."""
+    from bot.errors import BoardCutError
+    from bot.reading.grid import Grid
+    from bot.reading.read import ReaderState, locate_board, read_frame
+
+    png = FIXTURES / "sgt-mines" / "expert-won.png"
+    frame = cv2.imread(str(png))
+    located = locate_board(frame)
+    rows = png.with_suffix(".txt").read_text(encoding="utf-8").split()
+    grid = located.grid
+    zeros = next((x, y) for y in range(grid.rows - 1) for x in range(grid.cols - 1)
+                 if rows[y][x : x + 2] == "00" == rows[y + 1][x : x + 2])  # fmt: skip
+    numbers = next((x, y) for y in range(grid.rows - 1) for x in range(grid.cols - 1)
+                   if rows[y][x] in "123"
+                   and (rows[y][x + 1] + rows[y + 1][x : x + 2]).isdigit())  # fmt: skip
+    for x, y in (zeros, numbers):
+        left, top, _, _ = grid.cell_rect(x, y)
+        part = Grid(left, top, grid.pitch_x, grid.pitch_y, 2, 2)
+        with pytest.raises(BoardCutError, match="no whole board a game can show"):
+            read_frame(frame, replace(located, grid=part), ReaderState())

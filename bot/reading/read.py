@@ -24,13 +24,13 @@ from functools import lru_cache
 
 import numpy as np
 
-from bot.errors import LowConfidenceError
+from bot.errors import BoardCutError, LowConfidenceError
 from bot.reading.classify import CellScores, classify_cells
 from bot.reading.grid import Grid
 from bot.reading.locate import Located, locate_board
 from bot.reading.skins import Skin, find_skin, load_skins
 from bot.reading.state import ReaderState
-from solver.board import COVERED_CHARS, Board
+from solver.board import COVERED_CHARS, EXPLODED, MINE, NUMBERS, WRONG_FLAG, Board
 
 __all__ = [
     "Grid",
@@ -99,6 +99,13 @@ def read_frame(
     if doubtful.any():
         raise _low_confidence(scores, doubtful, skin)
     board = Board("\n".join("".join(row) for row in scores.chars))
+    impossible = shown_nowhere(scores.chars)
+    if impossible is not None:
+        where = f"{grid.cols}x{grid.rows} cells at x {grid.left:.0f}, y {grid.top:.0f}"
+        raise BoardCutError(
+            f"the {skin.name} cells read ({where}) are no whole board a game can show: "
+            f"{impossible} (part of a bigger board, or cells of another size)"
+        )
     mines, source = None, None
     shown = read_counter(frame_bgr, located, state)
     if shown is not None:
@@ -349,6 +356,56 @@ def _scaled_glyphs(skin: Skin, scale: float) -> tuple[Glyph, ...]:
 def read_image(frame_bgr: np.ndarray, skins: list[Skin] | None = None) -> Reading:
     """Locate and read in one go (a screenshot on its own)."""
     return read_frame(frame_bgr, locate_board(frame_bgr, skins), ReaderState())
+
+
+def shown_nowhere(chars: np.ndarray) -> str | None:
+    """Why no game shows the board of cell characters ``chars`` (``[rows, cols]``), or None.
+
+    Every game has a mine, and every number says how many of its neighbours are mines: a mine
+    is covered, flagged or shown (a wrong flag is not one). So a board with no cell that may
+    hold a mine, or a number with fewer such neighbours than it says, or with more mines shown
+    round it, cannot be a whole board; a part of a bigger one read as a whole can be (its edge
+    numbers' mines lie beyond it; a patch of empty cells shows none).
+
+    >>> shown_nowhere(np.array([list("1."), list("11")]))
+    >>> shown_nowhere(np.array([list("00"), list("00")]))
+    'no cell could hold a mine (covered, flagged or shown), and every game has one'
+    >>> shown_nowhere(np.array([list("2."), list("11")]))
+    'the 2 at (0, 0) has only 1 cell round it that could hold a mine'
+    >>> shown_nowhere(np.array([list("1*"), list("**")]))
+    'the 1 at (0, 0) has 3 mines shown round it'
+    """
+    may = ~np.isin(chars, list(NUMBERS + WRONG_FLAG))
+    if not may.any():
+        return "no cell could hold a mine (covered, flagged or shown), and every game has one"
+    shown = np.isin(chars, [MINE, EXPLODED])
+    numbers = np.isin(chars, list(NUMBERS))
+    value = np.zeros(chars.shape, np.int16)
+    value[numbers] = chars[numbers].astype(np.int16)
+    around_may, around_shown = _around(may), _around(shown)
+    ys, xs = np.nonzero(numbers & (value > around_may))
+    if xs.size:
+        x, y, n = int(xs[0]), int(ys[0]), int(around_may[ys[0], xs[0]])
+        cells = "cell" if n == 1 else "cells"
+        what = f"the {chars[y, x]} at ({x}, {y})"
+        return f"{what} has only {n} {cells} round it that could hold a mine"
+    ys, xs = np.nonzero(numbers & (value < around_shown))
+    if xs.size:
+        x, y, n = int(xs[0]), int(ys[0]), int(around_shown[ys[0], xs[0]])
+        return f"the {chars[y, x]} at ({x}, {y}) has {n} mines shown round it"
+    return None
+
+
+def _around(mask: np.ndarray) -> np.ndarray:
+    """How many of each cell's eight neighbours are set in ``mask``."""
+    padded = np.pad(mask.astype(np.int16), 1)
+    h, w = mask.shape
+    return sum(
+        padded[1 + dy : 1 + dy + h, 1 + dx : 1 + dx + w]
+        for dy in (-1, 0, 1)
+        for dx in (-1, 0, 1)
+        if dy or dx
+    )
 
 
 def game_state(board: Board, skin: Skin, mines: int | None) -> str:
