@@ -400,12 +400,12 @@ def _around(mask: np.ndarray) -> np.ndarray:
     """How many of each cell's eight neighbours are set in ``mask``."""
     padded = np.pad(mask.astype(np.int16), 1)
     h, w = mask.shape
-    return sum(
-        padded[1 + dy : 1 + dy + h, 1 + dx : 1 + dx + w]
-        for dy in (-1, 0, 1)
-        for dx in (-1, 0, 1)
-        if dy or dx
-    )
+    count = np.zeros((h, w), np.int16)
+    for dy in (-1, 0, 1):
+        for dx in (-1, 0, 1):
+            if dy or dx:
+                count += padded[1 + dy : 1 + dy + h, 1 + dx : 1 + dx + w]
+    return count
 
 
 def game_state(board: Board, skin: Skin, mines: int | None) -> str:
