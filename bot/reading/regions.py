@@ -178,7 +178,20 @@ def smallest_pitch(skin: Skin) -> float:
     """
     if skin.scales_with_window:
         return float(skin.pitch_range[0])
-    return float(min(skin.pitch_x, skin.pitch_y) * min(skin.scales + (1.0,)))
+    return float(min(skin.pitch_x, skin.pitch_y) * lowest_scale(skin))
+
+
+def lowest_scale(skin: Skin) -> float:
+    """The smallest scale of the skin's own size its cells are looked for at: its smallest
+    desktop scaling (1 at most), or the smallest size the game draws its cells at itself
+    (skin.json ``drawn_sizes``: sgt-mines' tiles go down to 12 px from its own 20).
+
+    >>> from bot.reading.skins import find_skin
+    >>> lowest_scale(find_skin("winmine")), lowest_scale(find_skin("sgt-mines")) < 1
+    (1.0, True)
+    """
+    drawn = [min(z.pitch_x / skin.pitch_x, z.pitch_y / skin.pitch_y) for z in skin.sizes]
+    return float(min([*skin.scales, 1.0, *drawn]))
 
 
 def search_padding(skin: Skin, pitch: float | None = None) -> int:
@@ -314,7 +327,7 @@ def candidate_pitches(
         pitches = [(skin.pitch_x * s, skin.pitch_y * s) for s in skin.scales]
         if frame is None or roi is None:
             return pitches, list
-        lo = min(p for p, _ in pitches)
+        lo = min(min(p for p, _ in pitches), skin.pitch_x * lowest_scale(skin))
         hi = max(max(p for p, _ in pitches), skin.pitch_x * DESKTOP_SCALING[1])
         period = _colour_period(frame, skin, roi, 0.45 * lo, 1.1 * hi)
         if period is None:
@@ -329,9 +342,11 @@ def candidate_pitches(
             if abs(px / (k * period) - 1) <= PERIOD_SLACK
         ]
         if not first:
-            # A scaling the skin does not list (fractional, or beyond 200 %): the period is
-            # the pitch (or half of it), fitted to the anchors found (see _search_area).
-            lo_scale, hi_scale = DESKTOP_SCALING
+            # A scaling the skin does not list (fractional, or beyond 200 %), or a size the
+            # game draws itself: the period is the pitch (or half of it), fitted to the
+            # anchors found (see _search_area).
+            lo_scale = min(DESKTOP_SCALING[0], lowest_scale(skin))
+            hi_scale = DESKTOP_SCALING[1]
             first = [
                 (k * period, k * period * skin.pitch_y / skin.pitch_x)
                 for k in (1, 2)
