@@ -1,7 +1,8 @@
 """Shipped games at other cell sizes (issue 12 item 2): every capture in ``sgt-mines-sizes``
-(MINES_TILESIZE 14, 18, 24, 28, 32, 48: below its own 20 px as well as above) and ``gnome-mines-sizes`` (a bigger window) reads exactly, found
-without being told the skin or the size; the few cells no image of the skin covers yet are
-refused by name, never read as something else."""
+(MINES_TILESIZE 14, 18, 24, 28, 32, 48: below its own 20 px as well as above) and
+``gnome-mines-sizes`` (a bigger window) reads exactly, found without being told the skin or the
+size; the few cells no image of the skin covers yet are refused by name, never read as
+something else."""
 
 from __future__ import annotations
 
