@@ -43,6 +43,11 @@ class Located:
     tone: ToneCurve | None = field(default=None, compare=False)
 
 
+#: Share of a board's cells that must read clearly for its reading to be clean (one under the
+#: pointer may not).
+CLEAN_SHARE = 0.98
+
+
 @dataclass(frozen=True)
 class Candidate:
     located: Located
@@ -57,7 +62,7 @@ class Candidate:
     @property
     def clean(self) -> bool:
         """Nearly every cell reads clearly (one under the pointer may not)."""
-        return self.passing >= 0.98
+        return self.passing >= CLEAN_SHARE
 
     @property
     def area(self) -> float:

@@ -30,7 +30,7 @@ import numpy as np
 
 from bot.errors import BoardNotFoundError, LatticeError, TwoBoardsError
 from bot.reading.anchors import FLAT_VARIANCE
-from bot.reading.extent import Candidate, Located, board_extent
+from bot.reading.extent import CLEAN_SHARE, Candidate, Located, board_extent
 from bot.reading.grid import Grid
 from bot.reading.lattice import find_lattice
 from bot.reading.phase import refined_phase
@@ -99,7 +99,8 @@ def _locate_any(frame: np.ndarray, skins: Sequence[Skin]) -> Located:
         # No anchor placed a whole board that reads (a won board has no covered cell to
         # anchor on, its open cells are flat, and its edge columns may hold no anchor): the
         # lattice found without a skin seeds one.
-        boards = _distinct(boards + _lattice_boards(frame, skins, lattice))
+        seeded = _lattice_boards(frame, skins, lattice)
+        boards = _distinct(boards + [c for c in seeded if _sure_below_own_size(frame, c)])
         whole = [c for c in boards if c.clean and _whole(frame, c)]
     # No skin's cells read clearly where an anchor placed them, and the lattice gave no whole
     # board: perhaps the picture is lossy or the screen's colours are not the skins', and the
@@ -278,16 +279,37 @@ def _candidates(
         for skin, core, pitches in later:
             if retry is None or skin in retry:
                 found += search_area(look.frame, look.gray, skin, core, pitches(), noisy)
-    return found
+    return [c for c in found if _sure_below_own_size(look.frame, c)]
+
+
+def _sure_below_own_size(frame: np.ndarray, candidate: Candidate) -> bool:
+    """Whether a board found below its skin's own size (a size the game draws itself) reads
+    clearly as the reader reads it (its strictness, the frame's tone curve); True for every
+    other candidate. There another game's cells at their own size can pass a sparse look: a
+    winmine board 20 levels brighter passed for sgt-mines' 16 px tiles, and kept the screen's
+    colours from being looked at."""
+    from bot.reading.classify import classify_cells
+
+    located = candidate.located
+    if located.scale >= 1:
+        return True
+    scores = classify_cells(frame, located.grid, located.skin, adapt_tone=True)
+    return bool(scores.clear(located.skin).mean() >= CLEAN_SHARE)
 
 
 def _board_sized(candidate: Candidate) -> bool:
-    """Whether ``candidate`` reads clearly on enough cells (:data:`MIN_OTHER_CELLS`) to be a
-    board, another one beside a board found included: a few cells read clearly (a JPEG's
-    winmine look-alikes inside an xdemineur board) are none, and keep no other skin from its
-    pitches there."""
+    """Whether ``candidate`` reads clearly on enough cells (:data:`MIN_OTHER_CELLS`, in two
+    rows and two columns at least) to be a board, another one beside a board found included: a
+    few cells read clearly (a JPEG's winmine look-alikes inside an xdemineur board), or a single
+    row of them (a brightened winmine board's row read as sgt-mines' 16 px tiles), are none,
+    and keep no other skin from its pitches there nor the screen's colours from being looked
+    at."""
     grid = candidate.located.grid
-    return candidate.clean and grid.cols * grid.rows >= MIN_OTHER_CELLS
+    return (
+        candidate.clean
+        and min(grid.cols, grid.rows) >= 2
+        and grid.cols * grid.rows >= MIN_OTHER_CELLS
+    )
 
 
 def _locate(frame: np.ndarray, skins: Sequence[Skin], noisy: bool = False) -> Located:
