@@ -178,7 +178,9 @@ def smallest_pitch(skin: Skin) -> float:
     """
     if skin.scales_with_window:
         return float(skin.pitch_range[0])
-    return float(min(skin.pitch_x, skin.pitch_y) * lowest_scale(skin))
+    # (Not the sizes the game draws below its own: the areas dense in its colours are found
+    # as well with these blocks, and smaller ones found beside other games' boards are many.)
+    return float(min(skin.pitch_x, skin.pitch_y) * min(skin.scales + (1.0,)))
 
 
 def lowest_scale(skin: Skin) -> float:
@@ -327,7 +329,7 @@ def candidate_pitches(
         pitches = [(skin.pitch_x * s, skin.pitch_y * s) for s in skin.scales]
         if frame is None or roi is None:
             return pitches, list
-        lo = min(min(p for p, _ in pitches), skin.pitch_x * lowest_scale(skin))
+        lo = min(p for p, _ in pitches)
         hi = max(max(p for p, _ in pitches), skin.pitch_x * DESKTOP_SCALING[1])
         period = _colour_period(frame, skin, roi, 0.45 * lo, 1.1 * hi)
         if period is None:
