@@ -30,7 +30,7 @@ import numpy as np
 
 from bot.errors import BoardNotFoundError, LatticeError, TwoBoardsError
 from bot.reading.anchors import FLAT_VARIANCE
-from bot.reading.extent import CLEAN_SHARE, Candidate, Located, board_extent
+from bot.reading.extent import Candidate, Located, board_extent
 from bot.reading.grid import Grid
 from bot.reading.lattice import find_lattice
 from bot.reading.phase import refined_phase
@@ -294,7 +294,7 @@ def _sure_below_own_size(frame: np.ndarray, candidate: Candidate) -> bool:
     if located.scale >= 1:
         return True
     scores = classify_cells(frame, located.grid, located.skin, adapt_tone=True)
-    return bool(scores.clear(located.skin).mean() >= CLEAN_SHARE)
+    return bool(scores.clear(located.skin).all())  # the reader refuses any cell that is not
 
 
 def _board_sized(candidate: Candidate) -> bool:
