@@ -100,8 +100,8 @@ def board_constraints(board: Board, mines: int) -> Constraints:
     # Only numbers with covered neighbours, or whose mines around do not add up, need a look:
     # count both around every cell at once.
     is_number = (codes >= ord("0")) & (codes <= ord("8"))
-    owed = np.where(is_number, codes.astype(np.int16) - ord("0"), 0) - _around(is_mine)
-    worth = is_number & ((_around(is_covered) > 0) | (owed != 0))
+    owed = np.where(is_number, codes.astype(np.int16) - ord("0"), 0) - neighbour_counts(is_mine)
+    worth = is_number & ((neighbour_counts(is_covered) > 0) | (owed != 0))
     covered_flat = is_covered.ravel().tolist()
     equations: list[tuple[Position, int, set[int]]] = []
     for i in np.flatnonzero(worth.ravel()).tolist():
@@ -180,7 +180,7 @@ def board_constraints(board: Board, mines: int) -> Constraints:
     )
 
 
-def _around(mask: np.ndarray) -> np.ndarray:
+def neighbour_counts(mask: np.ndarray) -> np.ndarray:
     """How many of each cell's 8 neighbours are set in ``mask``."""
     padded = np.pad(mask.astype(np.int16), 1)
     h, w = mask.shape

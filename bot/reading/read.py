@@ -31,6 +31,7 @@ from bot.reading.locate import Located, locate_board
 from bot.reading.skins import Skin, find_skin, load_skins
 from bot.reading.state import ReaderState
 from solver.board import COVERED_CHARS, EXPLODED, MINE, NUMBERS, WRONG_FLAG, Board
+from solver.constraints import neighbour_counts
 
 __all__ = [
     "Grid",
@@ -382,7 +383,7 @@ def shown_nowhere(chars: np.ndarray) -> str | None:
     numbers = np.isin(chars, list(NUMBERS))
     value = np.zeros(chars.shape, np.int16)
     value[numbers] = chars[numbers].astype(np.int16)
-    around_may, around_shown = _around(may), _around(shown)
+    around_may, around_shown = neighbour_counts(may), neighbour_counts(shown)
     ys, xs = np.nonzero(numbers & (value > around_may))
     if xs.size:
         x, y, n = int(xs[0]), int(ys[0]), int(around_may[ys[0], xs[0]])
@@ -394,18 +395,6 @@ def shown_nowhere(chars: np.ndarray) -> str | None:
         x, y, n = int(xs[0]), int(ys[0]), int(around_shown[ys[0], xs[0]])
         return f"the {chars[y, x]} at ({x}, {y}) has {n} mines shown round it"
     return None
-
-
-def _around(mask: np.ndarray) -> np.ndarray:
-    """How many of each cell's eight neighbours are set in ``mask``."""
-    padded = np.pad(mask.astype(np.int16), 1)
-    h, w = mask.shape
-    count = np.zeros((h, w), np.int16)
-    for dy in (-1, 0, 1):
-        for dx in (-1, 0, 1):
-            if dy or dx:
-                count += padded[1 + dy : 1 + dy + h, 1 + dx : 1 + dx + w]
-    return count
 
 
 def game_state(board: Board, skin: Skin, mines: int | None) -> str:
