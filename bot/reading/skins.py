@@ -107,6 +107,9 @@ class Skin:
     sizes: tuple[DrawnSize, ...] = ()
     #: Classes with a tolerance of their own (skin.json ``match.class_tolerance``).
     class_tolerance: tuple[tuple[str, int], ...] = ()
+    #: The gap (px) a game growing its cells with the window keeps between its tiles, after
+    #: each tile (right and below) and the same at every size (skin.json ``cell.gap_px``).
+    gap_px: int = 0
 
     def tolerance_of(self, cls: str) -> int:
         """The per-channel tolerance the images of class ``cls`` are matched with."""
@@ -121,19 +124,32 @@ class Skin:
     def drawn_variants(self, px: float, py: float) -> tuple[tuple[str, np.ndarray], ...]:
         """``(class name, image)`` of each class as drawn at the size nearest pitch ``(px, py)``
         (by ratio) that has the class (skin.json ``drawn_sizes``); a class is left out where the
-        skin's own size is as near."""
+        skin's own size is as near. A game that keeps a fixed gap between its tiles
+        (``gap_px``) draws a tile of the pitch less the gap at every size: each class's images
+        nearest in size, the skin's own included, are given as drawn at ``(px, py)`` (the tile
+        stretched, the gap kept; :func:`regapped`)."""
+        sizes = [(z.pitch_x, z.pitch_y, z.variants) for z in self.sizes]
+        if self.gap_px:
+            sizes.append((self.pitch_x, self.pitch_y, self.variants))
         own = abs(np.log(px / self.pitch_x)) + abs(np.log(py / self.pitch_y))
         by_distance = sorted(
-            (abs(np.log(px / z.pitch_x)) + abs(np.log(py / z.pitch_y)), i)
-            for i, z in enumerate(self.sizes)
+            (abs(np.log(px / x)) + abs(np.log(py / y)), i) for i, (x, y, _) in enumerate(sizes)
         )
         found: dict[str, list[tuple[str, np.ndarray]]] = {}
         for distance, i in by_distance:
-            if distance >= own:
+            if distance >= own and not self.gap_px:
                 break
-            for cls in dict.fromkeys(name for name, _ in self.sizes[i].variants):
+            variants = sizes[i][2]
+            for cls in dict.fromkeys(name for name, _ in variants):
                 if cls not in found:
-                    found[cls] = [v for v in self.sizes[i].variants if v[0] == cls]
+                    found[cls] = [v for v in variants if v[0] == cls]
+        if self.gap_px:
+            size = (max(self.gap_px + 2, round(px)), max(self.gap_px + 2, round(py)))
+            return tuple(
+                (cls, regapped(image, size, self.gap_px))
+                for variants in found.values()
+                for cls, image in variants
+            )
         return tuple(v for variants in found.values() for v in variants)
 
     def _key(self) -> tuple:
@@ -142,7 +158,7 @@ class Skin:
             self.name, self.folder, self.pitch_x, self.pitch_y, self.inset,
             self.scales_with_window, self.scales, self.pitch_range, self.tolerance,
             self.min_confidence, self.min_margin, self.anchors, self.levels, self.lost_chars,
-            self.uneven_px, self.class_tolerance,
+            self.uneven_px, self.class_tolerance, self.gap_px,
         )  # fmt: skip
 
     def __eq__(self, other: object) -> bool:
@@ -184,6 +200,29 @@ class Skin:
     def characters(self) -> str:
         """The board characters this skin can show, e.g. ``'.012345678F?*XW'``."""
         return "".join(dict.fromkeys(CLASS_CHARS[name] for name, _ in self.variants))
+
+
+def regapped(image: np.ndarray, size: tuple[int, int], gap: int) -> np.ndarray:
+    """``image`` (one cell: a tile, then a gap of ``gap`` px right of it and below it) as a
+    game keeping that gap draws the cell at ``size`` (w, h): the tile stretched to the size
+    less the gap, the gap's strips stretched along their length only.
+
+    >>> cell = np.full((6, 6, 3), 9, np.uint8); cell[4:] = cell[:, 4:] = 200
+    >>> big = regapped(cell, (9, 9), 2)
+    >>> big.shape, int(big[:7, :7].max()), int(big[7:, :].min()), int(big[:, 7:].min())
+    ((9, 9, 3), 9, 200, 200)
+    """
+    import cv2
+
+    h, w = image.shape[:2]
+    tw, th = size[0] - gap, size[1] - gap
+    interp = cv2.INTER_AREA if tw < w - gap or th < h - gap else cv2.INTER_LINEAR
+    out = np.empty((size[1], size[0], image.shape[2]), image.dtype)
+    out[:th, :tw] = cv2.resize(image[: h - gap, : w - gap], (tw, th), interpolation=interp)
+    out[:th, tw:] = cv2.resize(image[: h - gap, w - gap :], (gap, th), interpolation=interp)
+    out[th:, :tw] = cv2.resize(image[h - gap :, : w - gap], (tw, gap), interpolation=interp)
+    out[th:, tw:] = image[h - gap :, w - gap :]
+    return out
 
 
 def _same_images(
@@ -333,6 +372,9 @@ def _build_skin(folder: Path, path: Path, meta: dict[str, Any]) -> Skin:
     )
     _check_counter(folder, path, meta.get("counter"))
     scales_with_window = bool(cell.get("scales_with_window", False))
+    gap_px = int(cell.get("gap_px", 0))
+    if gap_px and min(pitch_x, pitch_y) - gap_px < 2:
+        raise ValueError(f"'cell.gap_px' {gap_px} leaves no tile of a {pitch_x}x{pitch_y} cell")
     pitch_range = tuple(float(v) for v in cell.get("pitch_range", [pitch_x, pitch_x]))
     if len(pitch_range) != 2 or pitch_range[0] > pitch_range[1]:
         raise ValueError("'cell.pitch_range' must be [smallest, largest] pitch in px")
@@ -358,6 +400,7 @@ def _build_skin(folder: Path, path: Path, meta: dict[str, Any]) -> Skin:
         levels=levels,
         lost_chars=str(meta.get("lost", {}).get("chars", "X")),
         uneven_px=float(cell.get("uneven_px", 0)),
+        gap_px=gap_px,
         sizes=tuple(sizes),
     )
 
