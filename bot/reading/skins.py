@@ -27,16 +27,17 @@ import numpy as np
 
 from bot.errors import SkinFormatError, UnknownSkinError
 from bot.paths import shipped_skins_dir, user_skins_dir
+from solver.board import COVERED, EXPLODED, FLAG, MINE, NUMBERS, QUESTION, WRONG_FLAG
 
 #: The cell classes a skin may draw, and the board character each one reads as.
 CLASS_CHARS: dict[str, str] = {
-    "covered": ".",
-    "question": "?",
-    "flag": "F",
-    "mine": "*",
-    "exploded": "X",
-    "wrong_flag": "W",
-    **{str(n): str(n) for n in range(9)},
+    "covered": COVERED,
+    "question": QUESTION,
+    "flag": FLAG,
+    "mine": MINE,
+    "exploded": EXPLODED,
+    "wrong_flag": WRONG_FLAG,
+    **{n: n for n in NUMBERS},
 }
 
 #: File name of a skin's metadata inside its folder.

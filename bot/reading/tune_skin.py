@@ -21,6 +21,7 @@ from bot.userfiles import (
     write_image,
     write_text,
 )
+from solver.board import EXPLODED, MINE, WRONG_FLAG
 
 #: Confidence the reader must have in a cell of a tuned skin (skin.json ``match``).
 MIN_CONFIDENCE = 0.96
@@ -281,7 +282,7 @@ def line_variants(groups: list[Group], mask: np.ndarray) -> list[Group]:
 #: Classes only the end of a lost game shows. Drawn over what lies beneath (a see-through
 #: theme's mines over its shaded background) they can vary more than any cell play reads; the
 #: cells play reads are not made looser for them (see :func:`class_tolerances`).
-END_CLASSES = ("mine", "exploded", "wrong_flag")
+END_CLASSES = tuple(c for c, char in CLASS_CHARS.items() if char in (MINE, EXPLODED, WRONG_FLAG))
 
 
 def class_tolerances(
