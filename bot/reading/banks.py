@@ -7,7 +7,7 @@ Banks are a pure function of the skin, scale and sampling step: they are memoise
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import lru_cache
 
 import numpy as np
@@ -39,6 +39,10 @@ class TemplateBank:
     tol_all: int | None  # the tolerance of every sample of every template, if they are all one
     h: int
     w: int
+    #: The same classes from the skin's own images alone, where the cells drawn at other sizes
+    #: add variants (None: this bank is that): the bank a screen's tone curve is learnt against
+    #: (see :func:`tone_fit_bank`).
+    own: TemplateBank | None = None
 
 
 def template_bank(
@@ -81,7 +85,7 @@ def _template_bank(
     i = skin.inset
     h, w = len(range(0, skin.pitch_y - 2 * i, step)), len(range(0, skin.pitch_x - 2 * i, step))
     exact = abs(sx - 1) < 1e-3 and abs(sy - 1) < 1e-3
-    by_class: dict[str, list[tuple[np.ndarray, np.ndarray]]] = {}
+    by_class: dict[str, list[tuple[np.ndarray, np.ndarray, bool]]] = {}
     images = list(skin.variants)
     if not exact and not sharp:
         # A game that draws each cell size itself (skin.json ``drawn_sizes``): the cells drawn
@@ -96,14 +100,14 @@ def _template_bank(
         if exact:
             inner = image[i : skin.pitch_y - i : step, i : skin.pitch_x - i : step]
             tol = np.full(inner.shape, skin.tolerance_of(cls), np.uint8)
-            by_class.setdefault(cls, []).append((inner.reshape(-1), tol.reshape(-1)))
+            by_class.setdefault(cls, []).append((inner.reshape(-1), tol.reshape(-1), True))
             continue
         stretches = [] if sharp else [None]
         for phase in stretches + phases if k < own else stretches:
             inner = _stretched_sample(image, skin, sx, sy, step, phase)
             if sharp:
                 tol = np.full(inner.shape, skin.tolerance_of(cls), np.uint8)
-                by_class.setdefault(cls, []).append((inner.reshape(-1), tol.reshape(-1)))
+                by_class.setdefault(cls, []).append((inner.reshape(-1), tol.reshape(-1), True))
                 continue
             # Smoothing moves edge pixels by up to the local contrast: tolerate that much
             # more there, and stay strict on flat areas (which keep their exact colour).
@@ -111,20 +115,41 @@ def _template_bank(
             grad = cv2.morphologyEx(inner, cv2.MORPH_GRADIENT, kernel)
             tol = np.clip(grad.astype(np.int16) // 4 + skin.tolerance_of(cls), 0, 255)
             tol = tol.astype(np.uint8)
-            by_class.setdefault(cls, []).append((inner.reshape(-1), tol.reshape(-1)))
+            by_class.setdefault(cls, []).append((inner.reshape(-1), tol.reshape(-1), k < own))
+    mask = np.ones((h, w, 3), bool)
+    if not exact and _ignores_ring(skin):
+        # Cells whose edges depend on their neighbours: the blended outer ring is not counted.
+        mask[0], mask[-1], mask[:, 0], mask[:, -1] = False, False, False, False
+    bank = _assembled({c: [(t, tol) for t, tol, _ in r] for c, r in by_class.items()}, mask)
+    if all(mine for rows in by_class.values() for _, _, mine in rows):
+        return bank
+    own_rows = {c: [(t, tol) for t, tol, mine in r if mine] for c, r in by_class.items()}
+    return replace(bank, own=_assembled({c: r for c, r in own_rows.items() if r}, mask))
+
+
+def tone_fit_bank(bank: TemplateBank) -> TemplateBank:
+    """The bank a screen's tone curve is learnt against: the skin's own images. The cells a
+    game draws at other sizes fit its cells more closely, other classes' included: a class
+    told from another by a tint then lies too near the other for a cell shifted by the screen
+    to be sure of either (GNOME Mines' 0 and 1 tiles, 20 levels brighter)."""
+    return bank if bank.own is None else bank.own
+
+
+def _assembled(
+    by_class: dict[str, list[tuple[np.ndarray, np.ndarray]]], mask: np.ndarray
+) -> TemplateBank:
+    """A bank of each class's ``(samples, tolerance)`` rows, ``mask`` the cell's counted
+    samples (``[h, w, 3]``)."""
+    h, w = mask.shape[:2]
     classes = tuple(by_class)
     rows = [t for cls in classes for t in by_class[cls]]
     starts = np.cumsum([0] + [len(by_class[c]) for c in classes])
     u8 = np.stack([t for t, _ in rows]).astype(np.uint8)
     f32 = np.ascontiguousarray(u8[:, ::RANK_STEP], dtype=np.float32)
-    mask = np.ones((h, w, 3), bool)
-    if not exact and _ignores_ring(skin):
-        # Cells whose edges depend on their neighbours: the blended outer ring is not counted.
-        mask[0], mask[-1], mask[:, 0], mask[:, -1] = False, False, False, False
     # Samples outside the mask may differ by anything: a tolerance of 255.
     tol = np.stack([t for _, t in rows])
     tol[:, ~mask.reshape(-1)] = 255
-    bank = TemplateBank(
+    return TemplateBank(
         classes=classes,
         chars=np.array([CLASS_CHARS[c] for c in classes]),
         starts=starts,
@@ -137,7 +162,6 @@ def _template_bank(
         h=h,
         w=w,
     )
-    return bank
 
 
 def sample_step(skin: Skin) -> int:

@@ -39,7 +39,7 @@ from bot.reading.tone import STARTS, fit_tone, shifted
 if TYPE_CHECKING:
     from bot.reading.grid import Grid
 
-from bot.reading.banks import RANK_STEP, TemplateBank, sample_step, template_bank
+from bot.reading.banks import RANK_STEP, TemplateBank, sample_step, template_bank, tone_fit_bank
 from bot.reading.matching import (
     cell_scale,
     classify_changed_cells,
@@ -208,12 +208,13 @@ def _read_through_tones(
     best: tuple[np.ndarray, ...] = read(None)
     clear: list[tuple[ToneCurve | None, tuple[np.ndarray, ...]]] = []
     tried: list[ToneCurve] = []
+    fit = tone_fit_bank(bank)
     for offset in STARTS:
         curve = fit_tone(
             samples,
-            bank.u8,
-            bank.mask,
-            lambda toned, strict: _assign(samples, toned, bank, skin, state, strict),
+            fit.u8,
+            fit.mask,
+            lambda toned, strict: _assign(samples, toned, fit, skin, state, strict),
             skin.tolerance,
             shifted(offset),
         )
