@@ -95,8 +95,9 @@ def rough_curves(frame: np.ndarray, skin: Skin) -> list[ToneCurve]:
 
 
 def toned_skin(skin: Skin, curve: ToneCurve) -> Skin:
-    """``skin`` as a screen with tone curve ``curve`` shows it: every image through the curve
-    (a new skin value; what it is compared and memoised by changes with its images).
+    """``skin`` as a screen with tone curve ``curve`` shows it: every image through the curve,
+    those drawn at other sizes included (a new skin value; what it is compared and memoised by
+    changes with its images).
 
     >>> from bot.reading.skins import find_skin
     >>> skin = find_skin("winmine")
@@ -112,6 +113,10 @@ def toned_skin(skin: Skin, curve: ToneCurve) -> Skin:
         skin,
         templates={name: tone(image) for name, image in skin.templates.items()},
         variants=tuple((name, tone(image)) for name, image in skin.variants),
+        sizes=tuple(
+            replace(size, variants=tuple((name, tone(image)) for name, image in size.variants))
+            for size in skin.sizes
+        ),
     )
 
 
