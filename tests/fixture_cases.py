@@ -15,6 +15,17 @@ import pytest
 from bot.paths import shipped_skins_dir
 
 FIXTURES = Path(__file__).resolve().parent / "fixtures"
+#: A shipped game's captures at other cell sizes live in ``<skin><SIZES>``.
+SIZES = "-sizes"
+
+
+def game_of_folder(folder: str) -> str:
+    """The skin whose game drew a fixture folder's captures.
+
+    >>> game_of_folder("sgt-mines-sizes"), game_of_folder("winmine")
+    ('sgt-mines', 'winmine')
+    """
+    return folder.removesuffix(SIZES)
 
 
 def shipped_skin_folders() -> set[str]:
@@ -36,6 +47,6 @@ def reader_params() -> list:
 #: Every capture of a shipped game at another cell size (``<skin>-sizes`` folders), sorted.
 SIZES_CASES = sorted(
     p
-    for p in FIXTURES.glob("*-sizes/*.png")
-    if p.parent.name.removesuffix("-sizes") in shipped_skin_folders()
+    for p in FIXTURES.glob(f"*{SIZES}/*.png")
+    if game_of_folder(p.parent.name) in shipped_skin_folders()
 )

@@ -15,7 +15,7 @@ from bot.errors import LowConfidenceError
 from bot.reading.read import locate_board, read_frame
 from bot.reading.skins import load_skins
 from solver.board import read_board
-from tests.fixture_cases import SIZES_CASES
+from tests.fixture_cases import SIZES_CASES, game_of_folder
 
 #: Captures with a cell the skin has no image of at that size, and the cell the refusal names
 #: (none now: sgt-mines' numbers on pink, after a wrong flag, are in the skin at every size).
@@ -40,7 +40,7 @@ def test_there_are_captures_at_other_sizes():
 def test_every_size_reads_exactly_or_names_the_cell(png: Path, skins):
     frame = cv2.imread(str(png))
     name = f"{png.parent.name}/{png.stem}"
-    skin = png.parent.name.removesuffix("-sizes")
+    skin = game_of_folder(png.parent.name)
     if name in REFUSED:
         with pytest.raises(
             LowConfidenceError, match=REFUSED[name].replace("(", r"\(").replace(")", r"\)")
