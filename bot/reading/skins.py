@@ -146,6 +146,8 @@ class Skin:
                     found[cls] = [v for v in variants if v[0] == cls]
         if self.gap_px:
             size = (max(self.gap_px + 2, round(px)), max(self.gap_px + 2, round(py)))
+            if size == (self.pitch_x, self.pitch_y):
+                return ()  # the skin's own size: its images are as drawn
             return tuple(
                 (cls, regapped(image, size, self.gap_px))
                 for variants in found.values()
