@@ -23,15 +23,15 @@ CLOSER = 0.2
 
 def _anchor_images(skin: Skin, anchor: str, px: float, py: float) -> tuple[np.ndarray, ...]:
     """The anchor's grey images at pitch ``(px, py)``: the skin's image stretched, then the one
-    drawn at the size nearest (skin.json ``drawn_sizes``) stretched the rest of the way
-    (memoised per skin value and pitch)."""
+    the game draws at that size as near as the skin tells (``Skin.drawn_at``) (memoised per
+    skin value and pitch)."""
     return _anchor_images_at(skin, anchor, round(px, 3), round(py, 3))
 
 
 @lru_cache(maxsize=256)
 def _anchor_images_at(skin: Skin, anchor: str, px: float, py: float) -> tuple[np.ndarray, ...]:
     images = [_stretched_gray(skin.templates[anchor], px, py)]
-    native = next((image for cls, image in skin.drawn_variants(px, py) if cls == anchor), None)
+    native = next((image for cls, image in skin.drawn_at(px, py) if cls == anchor), None)
     if native is not None:
         images.append(_stretched_gray(native, px, py))
     return tuple(images)
@@ -45,7 +45,7 @@ def _anchor_variance(
     skin's own size (memoised per skin value and pitch): a game drawing bigger cells keeps
     its lines and gaps a few pixels wide, so the same cell's variance falls with its size."""
     sources = [skin.templates[anchor]]
-    sources += [image for cls, image in skin.drawn_variants(px, py) if cls == anchor][:1]
+    sources += [image for cls, image in skin.drawn_at(px, py) if cls == anchor][:1]
     return tuple(
         (float(image.var()), float(image.var()) * max(1.0, source.shape[1] / skin.pitch_x))
         for image, source in zip(_anchor_images_at(skin, anchor, px, py), sources, strict=True)

@@ -40,8 +40,8 @@ class TemplateBank:
     h: int
     w: int
     #: The same classes from the skin's own images alone, where the cells drawn at other sizes
-    #: add variants (None: this bank is that): the bank a screen's tone curve is learnt against
-    #: (see :func:`tone_fit_bank`).
+    #: add variants (None: this bank is that), for learning a screen's tone curve
+    #: (:func:`tone_fit_banks`).
     own: TemplateBank | None = None
 
 
@@ -88,10 +88,10 @@ def _template_bank(
     by_class: dict[str, list[tuple[np.ndarray, np.ndarray, bool]]] = {}
     images = list(skin.variants)
     if not exact and not sharp:
-        # A game that draws each cell size itself (skin.json ``drawn_sizes``): the cells drawn
-        # at the size nearest this one, stretched the rest of the way, are variants too (the
-        # skin's own images stretched stay: a desktop scaler stretches them so).
-        images += skin.drawn_variants(sx * skin.pitch_x, sy * skin.pitch_y)
+        # A game that draws each cell size itself (skin.json ``drawn_sizes``, ``gap_px``): the
+        # cells as it draws them at this size, as near as the skin's images tell, are variants
+        # too (the skin's own images stretched stay: a desktop scaler stretches them so).
+        images += skin.drawn_at(sx * skin.pitch_x, sy * skin.pitch_y)
     # A desktop scaler may repeat pixels instead of smoothing (edges kept sharp): the skin's
     # own images so stretched, at each phase a cell can have, are variants too.
     phases = nearest_phases(sx, sy) if repeated and not exact else []
@@ -127,12 +127,13 @@ def _template_bank(
     return replace(bank, own=_assembled({c: r for c, r in own_rows.items() if r}, mask))
 
 
-def tone_fit_bank(bank: TemplateBank) -> TemplateBank:
-    """The bank a screen's tone curve is learnt against: the skin's own images. The cells a
-    game draws at other sizes fit its cells more closely, other classes' included: a class
-    told from another by a tint then lies too near the other for a cell shifted by the screen
-    to be sure of either (GNOME Mines' 0 and 1 tiles, 20 levels brighter)."""
-    return bank if bank.own is None else bank.own
+def tone_fit_banks(bank: TemplateBank) -> tuple[TemplateBank, ...]:
+    """The banks a screen's tone curve is learnt against, in turn: every image, then the skin's
+    own alone where cells drawn at other sizes add to them. The cells a game draws at the size
+    found fit its cells best (sgt-mines' 14 px tiles); but where they fit other classes' cells
+    closely too, a class told from another by a tint lies too near it for a cell the screen
+    shifted to be sure of either (GNOME Mines' 0 and 1 tiles at 46 px, 20 levels brighter)."""
+    return (bank,) if bank.own is None else (bank, bank.own)
 
 
 def _assembled(

@@ -34,12 +34,12 @@ import numpy as np
 
 from bot.reading.skins import Skin
 from bot.reading.state import LastFrame, ReaderState, ToneCurve
-from bot.reading.tone import STARTS, fit_tone, shifted
+from bot.reading.tone import STARTS, Assigner, fit_tone, shifted
 
 if TYPE_CHECKING:
     from bot.reading.grid import Grid
 
-from bot.reading.banks import RANK_STEP, TemplateBank, sample_step, template_bank, tone_fit_bank
+from bot.reading.banks import RANK_STEP, TemplateBank, sample_step, template_bank, tone_fit_banks
 from bot.reading.matching import (
     cell_scale,
     classify_changed_cells,
@@ -208,24 +208,21 @@ def _read_through_tones(
     best: tuple[np.ndarray, ...] = read(None)
     clear: list[tuple[ToneCurve | None, tuple[np.ndarray, ...]]] = []
     tried: list[ToneCurve] = []
-    fit = tone_fit_bank(bank)
-    for offset in STARTS:
-        curve = fit_tone(
-            samples,
-            fit.u8,
-            fit.mask,
-            lambda toned, strict: _assign(samples, toned, fit, skin, state, strict),
-            skin.tolerance,
-            shifted(offset),
-        )
-        if curve is None or any(np.array_equal(curve.lut, t.lut) for t in tried):
-            continue
-        tried.append(curve)
-        results = tuple(r.copy() for r in read(curve))
-        if not unclear(results):
-            clear.append((curve, results))
-        elif unclear(results) < unclear(best):
-            best = results
+    for fit in tone_fit_banks(bank):
+        if clear:
+            break
+
+        assign = _assigner(samples, fit, skin, state)
+        for offset in STARTS:
+            curve = fit_tone(samples, fit.u8, fit.mask, assign, skin.tolerance, shifted(offset))
+            if curve is None or any(np.array_equal(curve.lut, t.lut) for t in tried):
+                continue
+            tried.append(curve)
+            results = tuple(r.copy() for r in read(curve))
+            if not unclear(results):
+                clear.append((curve, results))
+            elif unclear(results) < unclear(best):
+                best = results
     if not clear:
         # As drawn only: noise (JPEG) leaves the colours where they were, and a curve fitted to
         # a frame it does not explain (greyscale) can make the widened tolerance pass glyphs
@@ -429,6 +426,11 @@ KEPT_TONED = 8
 #: Every how many sampled values the tone fit's nearest-template search looks at (4: every
 #: channel in turn; the search only has to be right for cells that are clearly one class).
 NEAREST_STEP = 4
+
+
+def _assigner(cells: np.ndarray, bank: TemplateBank, skin: Skin, state: ReaderState) -> Assigner:
+    """:func:`_assign` for ``cells`` against ``bank``, as :func:`fit_tone` asks it."""
+    return lambda toned, strict: _assign(cells, toned, bank, skin, state, strict)
 
 
 def _assign(

@@ -122,37 +122,42 @@ class Skin:
         pixels it shared out grow with them)."""
         return self.uneven_px * max(1.0, min(px / self.pitch_x, py / self.pitch_y))
 
-    def drawn_variants(self, px: float, py: float) -> tuple[tuple[str, np.ndarray], ...]:
-        """``(class name, image)`` of each class as drawn at the size nearest pitch ``(px, py)``
-        (by ratio) that has the class (skin.json ``drawn_sizes``); a class is left out where the
-        skin's own size is as near. A game that keeps a fixed gap between its tiles
-        (``gap_px``) draws a tile of the pitch less the gap at every size: each class's images
-        nearest in size, the skin's own included, are given as drawn at ``(px, py)`` (the tile
-        stretched, the gap kept; :func:`regapped`)."""
+    def drawn_at(self, px: float, py: float) -> tuple[tuple[str, np.ndarray], ...]:
+        """``(class name, image)`` of each class as the game draws it at pitch ``(px, py)``, as
+        near as its images tell: as drawn at the size nearest by ratio that has the class
+        (skin.json ``drawn_sizes``; a class is left out where the skin's own size is as near).
+        A game that keeps a fixed gap between its tiles (``gap_px``): each class's images
+        nearest in size, the skin's own included, with the tile stretched to the pitch less
+        the gap and the gap kept (:func:`regapped`); none at the skin's own size, where its
+        images are as drawn."""
+        if not self.gap_px:
+            own = abs(np.log(px / self.pitch_x)) + abs(np.log(py / self.pitch_y))
+            return self._nearest_drawn(px, py, own)
+        size = (max(self.gap_px + 2, round(px)), max(self.gap_px + 2, round(py)))
+        if size == (self.pitch_x, self.pitch_y):
+            return ()
+        found = self._nearest_drawn(px, py, np.inf, own_too=True)
+        return tuple((cls, regapped(image, size, self.gap_px)) for cls, image in found)
+
+    def _nearest_drawn(
+        self, px: float, py: float, within: float, own_too: bool = False
+    ) -> tuple[tuple[str, np.ndarray], ...]:
+        """Each class's images at the size nearest ``(px, py)`` by ratio that has the class,
+        among the drawn sizes (and the skin's own, with ``own_too``) nearer than ``within``."""
         sizes = [(z.pitch_x, z.pitch_y, z.variants) for z in self.sizes]
-        if self.gap_px:
+        if own_too:
             sizes.append((self.pitch_x, self.pitch_y, self.variants))
-        own = abs(np.log(px / self.pitch_x)) + abs(np.log(py / self.pitch_y))
         by_distance = sorted(
             (abs(np.log(px / x)) + abs(np.log(py / y)), i) for i, (x, y, _) in enumerate(sizes)
         )
         found: dict[str, list[tuple[str, np.ndarray]]] = {}
         for distance, i in by_distance:
-            if distance >= own and not self.gap_px:
+            if distance >= within:
                 break
             variants = sizes[i][2]
             for cls in dict.fromkeys(name for name, _ in variants):
                 if cls not in found:
                     found[cls] = [v for v in variants if v[0] == cls]
-        if self.gap_px:
-            size = (max(self.gap_px + 2, round(px)), max(self.gap_px + 2, round(py)))
-            if size == (self.pitch_x, self.pitch_y):
-                return ()  # the skin's own size: its images are as drawn
-            return tuple(
-                (cls, regapped(image, size, self.gap_px))
-                for variants in found.values()
-                for cls, image in variants
-            )
         return tuple(v for variants in found.values() for v in variants)
 
     def _key(self) -> tuple:
