@@ -268,6 +268,16 @@ def test_folders_without_a_shipped_skin_are_skipped_and_named(tmp_path):
     assert len(skipped) == 1 and skipped[0].startswith("nosuchgame: no shipped skin")
 
 
+def test_a_shipped_games_captures_at_other_sizes_are_taken_as_its_own(tmp_path):
+    (tmp_path / "sgt-mines-sizes").mkdir()
+    shutil.copy(rb.HERE / "sgt-mines/beginner-mid.png", tmp_path / "sgt-mines-sizes" / "a.png")
+    shutil.copy(rb.HERE / "sgt-mines/beginner-mid.txt", tmp_path / "sgt-mines-sizes" / "a.txt")
+    found, skipped = rb.discover(tmp_path)
+    assert [f.name for f in found] == ["sgt-mines-sizes/a"] and not skipped
+    outcomes = rb.run(found, [rb.CASE_BY_NAME["clean"]], found)
+    assert [o.result for o in outcomes] == ["exact"]  # read as sgt-mines, its game
+
+
 def test_a_sample_spreads_over_the_games():
     everyone, _ = rb.discover()
     games = {f.name.split("/")[0] for f in everyone}
