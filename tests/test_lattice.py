@@ -200,3 +200,22 @@ def test_a_column_of_digits_does_not_halve_the_row_pitch() -> None:
     lat = find_lattice(brighter)
     assert lat.cols == 8
     assert round(lat.pitch_x) == round(lat.pitch_y) == 46
+
+
+@pytest.mark.parametrize(
+    "shape", [(40, 60, 3), (30, 50, 4), (25, 35), (2, 9, 3), (9, 2, 3), (1, 1, 3)]
+)
+def test_edge_maps_are_the_blurred_pictures_central_differences(shape):
+    """OpenCV computes them; the values are those of the definition, in numpy."""
+    import cv2
+
+    from bot.reading.lattice_pitch import colour, edge_maps
+
+    image = np.random.default_rng(sum(shape)).integers(0, 256, shape, dtype=np.uint8)
+    img = cv2.blur(colour(image), (2, 2), borderType=cv2.BORDER_REPLICATE)
+    img = img[:, :, None] if img.ndim == 2 else img
+    vertical, horizontal = np.zeros(img.shape[:2], np.float32), np.zeros(img.shape[:2], np.float32)
+    vertical[:, 1:-1] = np.abs(img[:, 2:] - img[:, :-2]).max(axis=2)
+    horizontal[1:-1, :] = np.abs(img[2:] - img[:-2]).max(axis=2)
+    got = edge_maps(image)
+    assert np.array_equal(got[0], vertical) and np.array_equal(got[1], horizontal)

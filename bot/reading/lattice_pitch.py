@@ -33,12 +33,18 @@ def edge_maps(image: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     img = cv2.blur(colour(image), (2, 2), borderType=cv2.BORDER_REPLICATE)
     if img.ndim == 2:
         img = img[:, :, None]
-    vertical = np.zeros(img.shape[:2], np.float32)
-    horizontal = np.zeros(img.shape[:2], np.float32)
+    h, w, channels = img.shape
+    vertical = np.zeros((h, w), np.float32)
+    horizontal = np.zeros((h, w), np.float32)
     # Central differences: after the blur a step spreads over two pixels, and the difference
-    # across both gives its full height at one pixel.
-    vertical[:, 1:-1] = np.abs(img[:, 2:] - img[:, :-2]).max(axis=2)
-    horizontal[1:-1, :] = np.abs(img[2:] - img[:-2]).max(axis=2)
+    # across both gives its full height at one pixel. (OpenCV's difference and channel maximum:
+    # the same values as numpy's, a few times faster on a whole desktop.)
+    if w > 2:
+        step = cv2.absdiff(img[:, 2:], img[:, :-2]).reshape(-1, channels)
+        vertical[:, 1:-1] = cv2.reduce(step, 1, cv2.REDUCE_MAX).reshape(h, w - 2)
+    if h > 2:
+        step = cv2.absdiff(img[2:], img[:-2]).reshape(-1, channels)
+        horizontal[1:-1, :] = cv2.reduce(step, 1, cv2.REDUCE_MAX).reshape(h - 2, w)
     return vertical, horizontal
 
 
