@@ -30,11 +30,18 @@ def _anchor_images(skin: Skin, anchor: str, px: float, py: float) -> tuple[np.nd
 
 @lru_cache(maxsize=256)
 def _anchor_images_at(skin: Skin, anchor: str, px: float, py: float) -> tuple[np.ndarray, ...]:
-    images = [_stretched_gray(skin.templates[anchor], px, py)]
-    native = next((image for cls, image in skin.drawn_at(px, py) if cls == anchor), None)
-    if native is not None:
-        images.append(_stretched_gray(native, px, py))
-    return tuple(images)
+    return tuple(
+        _stretched_gray(source, px, py) for source in _anchor_sources(skin, anchor, px, py)
+    )
+
+
+@lru_cache(maxsize=256)
+def _anchor_sources(skin: Skin, anchor: str, px: float, py: float) -> tuple[np.ndarray, ...]:
+    """The images :func:`_anchor_images_at` stretches: the skin's, then the first of the anchor
+    as the game draws it at pitch ``(px, py)`` (``Skin.drawn_at``), if any (memoised: drawing
+    a gap-keeping game's cells anew is done once per pitch)."""
+    native = [image for cls, image in skin.drawn_at(px, py) if cls == anchor][:1]
+    return (skin.templates[anchor], *native)
 
 
 @lru_cache(maxsize=256)
@@ -44,8 +51,7 @@ def _anchor_variance(
     """The variance of each of :func:`_anchor_images`, and that variance as if drawn at the
     skin's own size (memoised per skin value and pitch): a game drawing bigger cells keeps
     its lines and gaps a few pixels wide, so the same cell's variance falls with its size."""
-    sources = [skin.templates[anchor]]
-    sources += [image for cls, image in skin.drawn_at(px, py) if cls == anchor][:1]
+    sources = _anchor_sources(skin, anchor, px, py)
     return tuple(
         (float(image.var()), float(image.var()) * max(1.0, source.shape[1] / skin.pitch_x))
         for image, source in zip(_anchor_images_at(skin, anchor, px, py), sources, strict=True)
