@@ -12,7 +12,9 @@ refused / misread and why each refused one was refused; then per level, tuned fr
 level's mid-game shot (KMines draws each level's cells at another size: its fixtures of that
 level are read; the other games': all their fixtures), and again with its lost board labelled
 too (the classes a loss shows, taught as the README says; the won board where there is no lost
-one).
+one). Last, for games that draw each level's cells at a size of their own, one skin tuned from
+every level's labelled shot at once (each size learnt from its own, see
+:mod:`bot.reading.tune_sizes`), then with every level's lost board too.
 """
 
 from __future__ import annotations
@@ -179,6 +181,26 @@ def main(argv: list[str]) -> int:
                 for name, result in outcome.results.items():
                     if result != "exact":
                         print(f"      {name}: {result[:120]}")
+    print("\nEvery size at once (games drawing each level's cells at a size of its own): one")
+    print("skin tuned from each level's labelled shot, then with each level's lost board too:")
+    for game in argv or sorted(RECIPES):
+        if game not in LEVELS_DRAWN_APART:
+            continue
+        per_level = level_recipes(game).values()
+        shots = tuple(recipe.labelled for recipe, _ in per_level)
+        later = tuple(n for _, taught in per_level for n in taught)
+        for also, how in ((shots[1:], "labelled shots"), (shots[1:] + later, "+ lost boards")):
+            with tempfile.TemporaryDirectory() as tmp:
+                try:
+                    skins = tune_game(game, Path(tmp), Recipe(shots[0]), also)
+                    outcome = read_fixtures(game, skins)
+                except TuneError as refused:
+                    print(f"  {game}: tune refused ({how}): {str(refused)[:120]}")
+                    continue
+            print(f"  {game}: {outcome.summary().split(': ', 1)[1]}  ({', '.join(shots)} {how})")
+            for name, result in outcome.results.items():
+                if result != "exact":
+                    print(f"      {name}: {result[:120]}")
     return 0
 
 

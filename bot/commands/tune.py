@@ -147,6 +147,8 @@ def run(args: argparse.Namespace) -> int:
         else ""
     )
     print(f"cell {result.size[0]}x{result.size[1]} px; {seen} groups of cells{made}")
+    for (w, h), shots in result.sizes:
+        print(f"also cells of {w}x{h} px, as the game draws them there ({shots} screenshots)")
     if result.folder is None:
         print(
             f"{len(result.unnamed)} groups are not named yet: see the contact sheet "

@@ -87,7 +87,16 @@ def _template_bank(
     exact = abs(sx - 1) < 1e-3 and abs(sy - 1) < 1e-3
     by_class: dict[str, list[tuple[np.ndarray, np.ndarray, bool]]] = {}
     images = list(skin.variants)
-    if not exact and not sharp:
+    own = len(images)  # images[:own] are the skin's own (pixel-repeated stretches too)
+    mine = own  # images[:mine] make the bank of the skin's own images (tone_fit_banks)
+    if not exact and not sharp and skin.stretch_nearest:
+        # Images cut from the user's own screen at each size it shows: the nearest size's
+        # stand for the cells (no desktop scaler stretches the skin's own ones as well).
+        images = list(skin.nearest_at(sx * skin.pitch_x, sy * skin.pitch_y))
+        images.sort(key=lambda v: v[1].shape[:2] != (skin.pitch_y, skin.pitch_x))
+        own = sum(1 for _, i in images if i.shape[:2] == (skin.pitch_y, skin.pitch_x))
+        mine = len(images)
+    elif not exact and not sharp:
         # A game that draws each cell size itself (skin.json ``drawn_sizes``, ``gap_px``): the
         # cells as it draws them at this size, as near as the skin's images tell, are variants
         # too (the skin's own images stretched stay: a desktop scaler stretches them so).
@@ -95,7 +104,6 @@ def _template_bank(
     # A desktop scaler may repeat pixels instead of smoothing (edges kept sharp): the skin's
     # own images so stretched, at each phase a cell can have, are variants too.
     phases = nearest_phases(sx, sy) if repeated and not exact else []
-    own = len(skin.variants)
     for k, (cls, image) in enumerate(images):
         if exact:
             inner = image[i : skin.pitch_y - i : step, i : skin.pitch_x - i : step]
@@ -103,9 +111,12 @@ def _template_bank(
             by_class.setdefault(cls, []).append((inner.reshape(-1), tol.reshape(-1), True))
             continue
         stretches = [] if sharp else [None]
+        # An image cut at this very size (a skin stretching only the nearest size's) is the
+        # cell as drawn: compared as strictly as the skin's own at its own size.
+        as_cut = skin.stretch_nearest and _cut_at(image, skin.pitch_x * sx, skin.pitch_y * sy)
         for phase in stretches + phases if k < own else stretches:
             inner = _stretched_sample(image, skin, sx, sy, step, phase)
-            if sharp:
+            if sharp or as_cut:
                 tol = np.full(inner.shape, skin.tolerance_of(cls), np.uint8)
                 by_class.setdefault(cls, []).append((inner.reshape(-1), tol.reshape(-1), True))
                 continue
@@ -115,7 +126,7 @@ def _template_bank(
             grad = cv2.morphologyEx(inner, cv2.MORPH_GRADIENT, kernel)
             tol = np.clip(grad.astype(np.int16) // 4 + skin.tolerance_of(cls), 0, 255)
             tol = tol.astype(np.uint8)
-            by_class.setdefault(cls, []).append((inner.reshape(-1), tol.reshape(-1), k < own))
+            by_class.setdefault(cls, []).append((inner.reshape(-1), tol.reshape(-1), k < mine))
     mask = np.ones((h, w, 3), bool)
     if not exact and _ignores_ring(skin):
         # Cells whose edges depend on their neighbours: the blended outer ring is not counted.
@@ -219,6 +230,12 @@ def repeated_tiling(image: np.ndarray, sx: float, sy: float, phase: tuple[int, i
     rows = np.clip(np.floor(np.arange(size[1]) / sy) - b, 0, 3 * h - 1).astype(np.intp)
     reps = (3, 3, 1) if image.ndim == 3 else (3, 3)
     return np.tile(image, reps)[rows[:, None], cols]
+
+
+def _cut_at(image: np.ndarray, px: float, py: float) -> bool:
+    """Whether ``image`` was cut at pitch ``(px, py)`` (to a tenth of a pixel)."""
+    h, w = image.shape[:2]
+    return abs(w - px) < 0.1 and abs(h - py) < 0.1
 
 
 def _stretched_sample(

@@ -42,8 +42,13 @@ HALF_PERIOD_SHARE = 0.8
 @lru_cache(maxsize=64)
 def anchor_colour(skin: Skin, anchor: str) -> np.ndarray:
     """The most common colour of an anchor template (BGR, int16); memoised per skin value."""
+    return _commonest(skin.templates[anchor])
+
+
+def _commonest(image: np.ndarray) -> np.ndarray:
+    """The most common colour of ``image`` (BGR, int16)."""
     # Each BGR pixel as one number: counting those is much cheaper than rows of three.
-    bgr = skin.templates[anchor].reshape(-1, 3).astype(np.int32)
+    bgr = image.reshape(-1, 3).astype(np.int32)
     packed = (bgr[:, 0] << 16) | (bgr[:, 1] << 8) | bgr[:, 2]
     values, counts = np.unique(packed, return_counts=True)
     top = int(values[counts.argmax()])
@@ -51,13 +56,26 @@ def anchor_colour(skin: Skin, anchor: str) -> np.ndarray:
 
 
 def key_colours(skin: Skin) -> list[np.ndarray]:
-    """The anchors' most common colours (BGR), each once."""
+    """The anchors' most common colours (BGR), each once; in a skin cut from the user's screen
+    at several sizes (``stretch_nearest``) those of each size's anchor images too: cells drawn
+    see-through over a shaded background show another tone at each size (KMines)."""
     colours: list[np.ndarray] = []
     for anchor in skin.anchors:
-        colour = anchor_colour(skin, anchor)
-        if not any((colour == c).all() for c in colours):
-            colours.append(colour)
+        found: list[np.ndarray | None] = [anchor_colour(skin, anchor)]
+        if skin.stretch_nearest:
+            found += [_sized_anchor_colour(skin, k, anchor) for k in range(len(skin.sizes))]
+        for colour in found:
+            if colour is not None and not any((colour == c).all() for c in colours):
+                colours.append(colour)
     return colours
+
+
+@lru_cache(maxsize=64)
+def _sized_anchor_colour(skin: Skin, size: int, anchor: str) -> np.ndarray | None:
+    """The most common colour of the anchor's first image at the skin's ``size``-th drawn size
+    (None when that size has none); memoised per skin value."""
+    images = [image for cls, image in skin.sizes[size].variants if cls == anchor]
+    return _commonest(images[0]) if images else None
 
 
 def key_mask(area: np.ndarray, skin: Skin, colours: list[np.ndarray] | None = None) -> np.ndarray:

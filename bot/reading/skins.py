@@ -111,6 +111,9 @@ class Skin:
     #: The gap (px) a game growing its cells with the window keeps between its tiles, after
     #: each tile (right and below) and the same at every size (skin.json ``cell.gap_px``).
     gap_px: int = 0
+    #: At a size no image was cut at, only the nearest size's images stand for the cells, not
+    #: the skin's own stretched (skin.json ``cell.stretch_from: "nearest"``).
+    stretch_nearest: bool = False
 
     def tolerance_of(self, cls: str) -> int:
         """The per-channel tolerance the images of class ``cls`` are matched with."""
@@ -139,6 +142,12 @@ class Skin:
         found = self._nearest_drawn(px, py, np.inf, own_too=True)
         return tuple((cls, regapped(image, size, self.gap_px)) for cls, image in found)
 
+    def nearest_at(self, px: float, py: float) -> tuple[tuple[str, np.ndarray], ...]:
+        """``(class name, image)`` of each class at the size nearest pitch ``(px, py)`` by ratio
+        that has the class, the skin's own size included: what stands for the cells at that
+        pitch in a skin that stretches only the nearest (``stretch_nearest``)."""
+        return self._nearest_drawn(px, py, np.inf, own_too=True)
+
     def _nearest_drawn(
         self, px: float, py: float, within: float, own_too: bool = False
     ) -> tuple[tuple[str, np.ndarray], ...]:
@@ -166,7 +175,7 @@ class Skin:
             self.name, self.folder, self.pitch_x, self.pitch_y, self.inset,
             self.scales_with_window, self.scales, self.pitch_range, self.tolerance,
             self.min_confidence, self.min_margin, self.anchors, self.levels, self.lost_chars,
-            self.uneven_px, self.class_tolerance, self.gap_px,
+            self.uneven_px, self.class_tolerance, self.gap_px, self.stretch_nearest,
         )  # fmt: skip
 
     def __eq__(self, other: object) -> bool:
@@ -409,6 +418,7 @@ def _build_skin(folder: Path, path: Path, meta: dict[str, Any]) -> Skin:
         lost_chars=str(meta.get("lost", {}).get("chars", "X")),
         uneven_px=float(cell.get("uneven_px", 0)),
         gap_px=gap_px,
+        stretch_nearest=cell.get("stretch_from", "own") == "nearest",
         sizes=tuple(sizes),
     )
 

@@ -4,9 +4,11 @@
    :func:`bot.reading.lattice.find_lattice`
    (no skin needed) and reads ``NAME.txt`` beside ``NAME.png`` when there is one: the board in
    the text form, which names every cell of that screenshot.
-2. :func:`group_cells` cuts every cell at the most common pitch and groups identical-looking
-   cells (every pixel within ``tolerance`` on at least ``same`` of the cell): one group per
-   class, or several for one class drawn in several ways (a hover highlight).
+2. :func:`~bot.reading.tune_sizes.grouped_cells` cuts every cell at its screenshot's pitch
+   (screenshots at several cell sizes are learnt per size, :mod:`bot.reading.tune_sizes`) and
+   groups identical-looking cells (every pixel within ``tolerance`` on at least ``same`` of
+   the cell): one group per class, or several for one class drawn in several ways (a hover
+   highlight).
 3. :func:`name_groups` names the groups: from the text boards; automatically where certain (a
    group filling 90% of an unlabelled board is the covered cell: no other class can fill a
    board at any real mine density); from a groups file the user filled in. Groups still
@@ -35,20 +37,7 @@ from pathlib import Path
 
 from bot.errors import TuneError
 from bot.paths import shipped_skins_dir, user_skins_dir
-from bot.reading.tune_cells import (
-    TOLERANCE,
-    Group,
-    Shot,
-    align_shots,
-    cell_size,
-    check_unscaled,
-    flat_tone_outside,
-    group_cells,
-    groups_like_surroundings,
-    inset_for,
-    surroundings_read_as_cells,
-)
-from bot.reading.tune_frame import frame_variants
+from bot.reading.tune_cells import TOLERANCE, Group, Shot, check_unscaled
 from bot.reading.tune_names import (
     CLASS_ORDER,
     class_templates,
@@ -58,13 +47,11 @@ from bot.reading.tune_names import (
     write_groups_file,
 )
 from bot.reading.tune_shots import load_shots
+from bot.reading.tune_sizes import SizeLearnt, check_named, grouped_cells, shots_by_size
 from bot.reading.tune_skin import (
     ClassReport,
     check_replaceable,
     class_tolerances,
-    line_bands,
-    line_variants,
-    match_tolerance,
     skin_report,
     unread_cells,
     write_skin,
@@ -136,6 +123,8 @@ class TuneResult:
     #: Labelled screenshots the skin written does not read back as the reader (finding the
     #: board itself) reads a screenshot: (file name, why), see :func:`read_back`.
     unread: list[tuple[str, str]] = field(default_factory=list)
+    #: Other cell sizes learnt (from screenshots at those sizes): (size, screenshots).
+    sizes: list[tuple[tuple[int, int], int]] = field(default_factory=list)
 
 
 def read_program(path: Path, name: str) -> str:
@@ -178,90 +167,86 @@ def tune(
     check_replaceable((out or default_out()) / name)
     shots = load_shots(images)
     check_unscaled(shots)
-    size = cell_size(shots)
-    inset = inset_for(size)
-    shots = align_shots(shots, size)
-    groups = group_cells(shots, size, inset)
-    # Without its outer ring a cell may look like the board's surroundings (an open cell drawn
-    # as a flat tone inside a one-pixel edge): then its ring is kept if that tells them apart.
-    # (Compared as the reader will: within the skin's tolerance.) A cell flat inside its ring
-    # whose tone a patch beside the board has, anywhere, is taken the same way.
-    inner_tolerance = match_tolerance(groups, shots, size, inset) if inset else 0
-    if inset and (
-        surroundings_read_as_cells(shots, groups, size, inset, inner_tolerance)
-        or flat_tone_outside(shots, groups, size, inset, inner_tolerance)
-    ):
-        whole = group_cells(shots, size, 0)
-        whole_tolerance = match_tolerance(whole, shots, size, 0)
-        if not surroundings_read_as_cells(
-            shots, whole, size, 0, whole_tolerance
-        ) and not flat_tone_outside(shots, whole, size, 0, whole_tolerance):
-            inset, groups = 0, whole
-    # Where the grid lines are in a cell (None if the skin has none): a game that recolours
-    # them (xbomb outlines the opened area in green after a loss) gets every class in every
-    # line colour seen.
-    mask = line_bands([g.image for g in groups], [len(g.samples) for g in groups])
+    # Screenshots at several cell sizes (a game that draws each level's cells at a size of its
+    # own, a resized window) teach each size; the one nearest the others is the skin's own.
+    sizes = shots_by_size(shots)
+    size, own = sizes[0]
+    learnt = [grouped_cells(own, size)]
+    own = learnt[0].shots  # aligned to one phase
     if groups_file is None:
         groups_file = Path(images[0]).parent / f"{name}.groups.txt"
     names = read_groups_file(groups_file) if groups_file.is_file() else {}
-    groups = name_groups(groups, shots, names)
+    learnt[0].groups = name_groups(learnt[0].groups, own, names)
+    for other_size, other in sizes[1:]:
+        drawn = grouped_cells(other, other_size)
+        drawn.groups = name_groups(drawn.groups, drawn.shots, names)
+        check_named(drawn, size)
+        learnt.append(drawn)
+    groups = learnt[0].groups
     unnamed = [g for g in groups if g.name is None]
     classes = class_templates(groups)
     missing = [c for c in CLASS_ORDER if c not in classes]
-    result = TuneResult(None, [], unnamed, missing, size, list(shots), groups)
+    aligned = {id(a): b for z, part in zip(sizes, learnt, strict=True)
+               for a, b in zip(z[1], part.shots, strict=True)}  # fmt: skip
+    shots = [aligned.get(id(s), s) for s in shots]
+    result = TuneResult(None, [], unnamed, missing, size, shots, groups)
+    result.sizes = [(z.size, len(z.shots)) for z in learnt[1:]]
     if unnamed:
         sheet = groups_file.with_suffix(".png")
-        kept = write_groups_file(groups_file, unnamed, shots)
-        write_image(sheet, contact_sheet(unnamed, shots, first=kept + 1), "contact sheet")
+        kept = write_groups_file(groups_file, unnamed, own)
+        write_image(sheet, contact_sheet(unnamed, own, first=kept + 1), "contact sheet")
         result.sheet, result.groups_file = sheet, groups_file
         return result
     lacking = [c for c in REQUIRED if c not in classes]
     if lacking:
         what = "; ".join(f"'{c}': capture {REQUIRED[c]}" for c in lacking)
         raise TuneError(f"too few cells to learn every class the bot needs: {what}")
-    tolerance, own_tolerance = class_tolerances(groups, shots, size, inset)
-    if mask is not None:
-        derived = line_variants(groups, mask)
-        # Not a look the window around the board has: a line drawn along the board's own
-        # frame (KMines' dark border) given to an empty cell let the grey window pass for a
-        # ring of empty cells round the board.
-        alike = groups_like_surroundings(shots, derived, size, inset, tolerance)
-        derived = [g for g, near in zip(derived, alike, strict=True) if not near]
-        groups = groups + derived
-        result.groups = groups
-        result.derived = derived
-    # Every class as drawn along a side of the board a frame draws over (the same filter).
-    framed = frame_variants(groups, shots, size)
-    alike = groups_like_surroundings(shots, framed, size, inset, tolerance)
-    framed = [g for g, near in zip(framed, alike, strict=True) if not near]
-    if framed:
-        groups = groups + framed
-        result.groups = groups
-        result.derived = [*result.derived, *framed]
+    inset = learnt[0].inset
+    tolerance, own_tolerance = class_tolerances(groups, own, size, inset)
+    for part in learnt:
+        part.add_variants(tolerance)
+    groups = learnt[0].groups
+    result.groups = groups
+    result.derived = learnt[0].derived
     result.tolerance = tolerance
-    result.reports = skin_report(groups, shots, size, inset, tolerance)
-    folder = write_skin(
-        out or default_out(), name, groups, size, inset, shots, levels, restart, game, tolerance,
-        own_tolerance,
-    )  # fmt: skip
+    result.reports = skin_report(groups, own, size, inset, tolerance)
+    out = out or default_out()
+    folder = _write(out, name, learnt, levels, restart, game, tolerance, own_tolerance)
     # The skin must read the boards it was shown: labelled cells it does not read clearly as
     # their label become variants of their class (twice at most: a variant added may take a
     # look-alike cell from another).
     for _ in range(2):
-        extra = unread_cells(folder.parent, name, groups, shots, size)
-        if not extra:
+        extra = [unread_cells(out, name, z.groups, z.shots, z.size) for z in learnt]
+        if not any(extra):
             break
-        groups = groups + extra
-        result.groups = groups
-        folder = write_skin(
-            folder.parent, name, groups, size, inset, shots, levels, restart, game, tolerance,
-            own_tolerance,
-        )  # fmt: skip
+        for part, added in zip(learnt, extra, strict=True):
+            part.groups = part.groups + added
+        result.groups = learnt[0].groups
+        folder = _write(out, name, learnt, levels, restart, game, tolerance, own_tolerance)
     if program_text is not None:
         write_text(folder / "program.json", program_text, "program description")
     result.folder = folder
     result.unread = read_back(folder, shots)
     return result
+
+
+def _write(
+    out: Path,
+    name: str,
+    learnt: Sequence[SizeLearnt],
+    levels: Sequence[tuple[int, int, int]],
+    restart: dict | None,
+    game: str,
+    tolerance: int,
+    own_tolerance: dict[str, int],
+) -> Path:
+    """:func:`write_skin` of the skin's own size and the other sizes learnt."""
+    own = learnt[0]
+    drawn = [(z.size, z.groups) for z in learnt[1:]]
+    return write_skin(
+        out, name, own.groups, own.size, own.inset, [s for z in learnt for s in z.shots], levels,
+        restart, game, tolerance, own_tolerance, drawn,
+    )  # fmt: skip
 
 
 def read_back(folder: Path, shots: Sequence[Shot]) -> list[tuple[str, str]]:

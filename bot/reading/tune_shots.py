@@ -57,11 +57,15 @@ def load_shots(paths: Sequence[str | Path]) -> list[Shot]:
 
 def _takes_board(image: np.ndarray, shot: Shot | None, donor: Shot) -> bool:
     """True when ``image`` (found as ``shot``, or not at all) should take ``donor``'s board:
-    more cells than its own, its own inside that board, and the same frame around it."""
+    more cells than its own, of the same size (a game drawing each level's cells at a size
+    of its own may fill the same window with fewer, bigger cells), its own inside that board,
+    and the same frame around it."""
     lattice = donor.lattice
     if shot is not None:
         own = shot.lattice
         if own.cols * own.rows >= lattice.cols * lattice.rows or not _within(own, lattice):
+            return False
+        if max(abs(own.pitch_x - lattice.pitch_x), abs(own.pitch_y - lattice.pitch_y)) > 1:
             return False
     return image.shape == donor.image.shape and same_frame(image, donor.image, lattice)
 

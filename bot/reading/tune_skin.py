@@ -38,6 +38,8 @@ TOO_ALIKE = 0.97
 
 #: How ``skin.json`` of a tuned skin starts its ``source`` (a rerun may overwrite only these).
 SOURCE_PREFIX = "Cells cut by minebot tune from: "
+#: The sub-folder of a tuned skin holding its cells learnt at another size: ``cells-WxH``.
+DRAWN_FOLDER = "cells-"
 
 
 @dataclass(frozen=True)
@@ -135,26 +137,29 @@ def write_skin(
     game: str = "",
     tolerance: int = TOLERANCE,
     class_tolerance: Mapping[str, int] | None = None,
+    drawn: Sequence[tuple[tuple[int, int], Sequence[Group]]] = (),
 ) -> Path:
     """Write ``folder/name``: one PNG per class variant and ``skin.json`` (reader's format);
-    ``class_tolerance``: the classes matched with a tolerance of their own."""
-    classes = class_templates(groups)
+    ``class_tolerance``: the classes matched with a tolerance of their own; ``drawn``: the
+    cells learnt at other sizes (``drawn_sizes``, each size's images in a sub-folder)."""
     target = folder / name
     if check_replaceable(target):
         # The class images of the last tuning run (not what else the folder holds: the
         # restart button's picture that program.json names).
-        for stale in target.glob("*.png"):
+        for stale in [*target.glob("*.png"), *target.glob(f"{DRAWN_FOLDER}*/*.png")]:
             if stale.stem.rsplit("-", 1)[0] in CLASS_CHARS:  # covered.png, flag-2.png
                 stale.unlink()
     check_output_folder(target, "skin")
-    templates: dict[str, list[str]] = {}
-    for cls, variants in classes.items():
-        files = []
-        for i, group in enumerate(variants):
-            file = f"{cls}.png" if i == 0 else f"{cls}-{i + 1}.png"
-            write_image(target / file, group.image, "skin's template")
-            files.append(file)
-        templates[cls] = files
+    templates = _write_classes(target, "", groups)
+    drawn_sizes = []
+    for (w, h), drawn_groups in drawn:
+        sub = f"{DRAWN_FOLDER}{w}x{h}/"
+        check_output_folder(target / sub, "skin")
+        drawn_sizes.append({
+            "pitch": [w, h],
+            "templates": _listed(_write_classes(target, sub, drawn_groups)),
+            "source": f"{sub}: cells cut by minebot tune from screenshots at {w}x{h} px",
+        })  # fmt: skip
     anchors = [a for a in ANCHOR_ORDER if a in templates]
     meta = {
         "format": 1,
@@ -165,7 +170,10 @@ def write_skin(
             "pitch": [size[0], size[1]],
             "inset": inset,
             "scales_with_window": False,
-            "about": "Learnt from screenshots at this pitch; other scalings are not learnt.",
+            **({"stretch_from": "nearest"} if drawn else {}),
+            "about": "Learnt from screenshots at this pitch"
+            + ("; drawn_sizes: as the game draws its cells at other sizes" if drawn else "")
+            + ". Other sizes are these stretched.",
         },
         "scales": [1.0],
         # Learnt cells agree with their template on >= SAME_SHARE of pixels; asking nearly as
@@ -174,15 +182,36 @@ def write_skin(
         "match": {"tolerance": tolerance, "min_confidence": MIN_CONFIDENCE, "min_margin": 0.04}
         | ({"class_tolerance": dict(class_tolerance)} if class_tolerance else {}),
         "anchors": anchors,
-        "templates": {k: (v[0] if len(v) == 1 else v) for k, v in templates.items()},
+        "templates": _listed(templates),
         "levels": [{"name": f"{c}x{r}", "cols": c, "rows": r, "mines": m} for c, r, m in levels],
         "lost": {"chars": "X" if "exploded" in templates else "*"},
         "won": {"about": "Won when every cell that is not a mine is open."},
     }
+    if drawn_sizes:
+        meta["drawn_sizes"] = drawn_sizes
     if restart:
         meta["restart"] = restart
     write_text(target / "skin.json", json.dumps(meta, indent=2) + "\n", "skin description")
     return target
+
+
+def _write_classes(target: Path, sub: str, groups: Sequence[Group]) -> dict[str, list[str]]:
+    """Write one PNG per class variant of ``groups`` into ``target/sub``; the files (relative to
+    ``target``) per class."""
+    templates: dict[str, list[str]] = {}
+    for cls, variants in class_templates(groups).items():
+        files = []
+        for i, group in enumerate(variants):
+            file = f"{sub}{cls}.png" if i == 0 else f"{sub}{cls}-{i + 1}.png"
+            write_image(target / file, group.image, "skin's template")
+            files.append(file)
+        templates[cls] = files
+    return templates
+
+
+def _listed(templates: Mapping[str, list[str]]) -> dict[str, str | list[str]]:
+    """skin.json's ``templates``: one file as it is, several as a list."""
+    return {k: (v[0] if len(v) == 1 else v) for k, v in templates.items()}
 
 
 def _band(constant: np.ndarray) -> tuple[int, int]:

@@ -1,0 +1,41 @@
+"""``minebot tune`` from screenshots at several cell sizes: a game that draws each level's cells
+at a size of its own (KMines: 29 px on easy, 18 px on medium, 16 px on hard, see-through over a
+shaded background) learns each size from its own screenshots, written as the skin's
+``drawn_sizes``. Real fixtures (tests/fixtures/kmines/)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from bot.errors import TuneError
+from tests.tune_games import Recipe, read_fixtures, tune_game
+
+
+def test_one_labelled_shot_per_size_reads_every_level(tmp_path: Path) -> None:
+    """One mid-game shot per level and each level's lost board, labelled: every KMines board
+    of every level reads exactly. Tuned from the hard level alone, the easy and medium boards
+    were refused (14 fixtures: 5 exact, 9 refused): its 16 px cells stretched are not those
+    KMines draws at 18 or 29 px."""
+    also = ("medium-mid", "easy-mid", "hard-lost", "medium-lost", "easy-lost")
+    skins = tune_game("kmines", tmp_path, Recipe("hard-mid", ()), also)
+    meta = json.loads((skins / "t-kmines" / "skin.json").read_text(encoding="utf-8"))
+    # The own size is the one nearest the others by ratio: 18 px between 16 and 29.
+    assert meta["cell"]["pitch"] == [18, 18]
+    assert meta["cell"]["stretch_from"] == "nearest"
+    assert [d["pitch"] for d in meta["drawn_sizes"]] == [[16, 16], [29, 29]]
+    for drawn in meta["drawn_sizes"]:
+        assert {"covered", "0", "1", "flag", "mine"} <= set(drawn["templates"])
+    outcome = read_fixtures("kmines", skins)
+    assert outcome.names("misread") == []
+    assert outcome.names("refused") == [], outcome.results
+    assert len(outcome.names("exact")) == 14
+
+
+def test_a_shot_at_another_size_needs_its_text_board(tmp_path: Path) -> None:
+    """An unlabelled mid-game shot at another size cannot be learnt (its cells are named by
+    nothing): refused, naming the file and what to do."""
+    with pytest.raises(TuneError, match=r"easy-mid\.png: cells of 29x29 px .* write NAME\.txt"):
+        tune_game("kmines", tmp_path, Recipe("medium-mid", ("easy-mid",)))
