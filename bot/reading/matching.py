@@ -268,14 +268,16 @@ def score_cells(
     m, d = top.shape[1], samples.shape[1]
     # Candidate j of every cell: its template, then (in place) the cell's difference from it.
     diff = state.scratch("diff", (m, n, d))
-    np.take(bank.u8, chosen.T, axis=0, out=diff)
+    # mode="clip" (the rows are valid anyway): with the default "raise", numpy buffers ``out``
+    # whole and copies it again, four times the cost of the gather itself.
+    np.take(bank.u8, chosen.T, axis=0, out=diff, mode="clip")
     for j in range(m):
         cv2.absdiff(samples, diff[j], dst=diff[j])
     if bank.tol_all is not None:  # one tolerance everywhere: no per-sample gather
         off = far_pixels(diff.reshape(m * n, d), bank.tol_all)
     else:
         tol = state.scratch("tol", (m, n, d))
-        np.take(bank.tol, chosen.T, axis=0, out=tol)
+        np.take(bank.tol, chosen.T, axis=0, out=tol, mode="clip")
         off = far_pixels(diff.reshape(m * n, d), tol.reshape(m * n, d))
     score = 1.0 - off.reshape(m, n).T / (bank.mask.sum() / 3)  # [N, m]
     if recheck_below is not None:
