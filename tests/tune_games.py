@@ -139,26 +139,12 @@ def read_fixtures(game: str, skins: Path, only: str = "") -> Outcome:
     return outcome
 
 
-def measure(game: str) -> Outcome:
-    """Tune ``game`` in a temporary folder and read its fixtures."""
-    with tempfile.TemporaryDirectory() as tmp:
-        return read_fixtures(game, tune_game(game, Path(tmp)))
-
-
 def main(argv: list[str]) -> int:
-    from bot.errors import TuneError
-
+    print("Each game tuned from its recipe (RECIPES), every fixture of the game read:")
     for game in argv or sorted(RECIPES):
         recipe = RECIPES[game]
-        try:
-            outcome = measure(game)
-        except TuneError as refused:
-            print(f"{game}: tune refused: {refused}")
-            continue
-        print(f"{outcome.summary()}  (tuned from {recipe.labelled} + {list(recipe.unlabelled)})")
-        for name, result in outcome.results.items():
-            if result != "exact":
-                print(f"    {name}: {result[:150]}")
+        how = f"tuned from {recipe.labelled} + {list(recipe.unlabelled)}"
+        _print_tuned(game, game, recipe, (), "", how)
     print("\nPer level, tuned from that level's shots, then taught its lost (else won) board (the")
     print("fixtures read: that level's where each level draws its own cell size, else all):")
     for game in argv or sorted(RECIPES):
@@ -168,19 +154,8 @@ def main(argv: list[str]) -> int:
             if later:
                 steps.append((later, f"+ {', '.join(later)} labelled"))
             for also, how in steps:
-                with tempfile.TemporaryDirectory() as tmp:
-                    try:
-                        outcome = read_fixtures(
-                            game, tune_game(game, Path(tmp), recipe, also), only
-                        )
-                    except TuneError as refused:
-                        print(f"  {game} {level}: tune refused ({how}): {str(refused)[:120]}")
-                        continue
-                print(f"  {game} {level}: {outcome.summary().split(': ', 1)[1]}  ({recipe.labelled}"
-                      f" {how})")  # fmt: skip
-                for name, result in outcome.results.items():
-                    if result != "exact":
-                        print(f"      {name}: {result[:120]}")
+                label, how = f"{game} {level}", f"{recipe.labelled} {how}"
+                _print_tuned(label, game, recipe, also, only, how)
     print("\nEvery size at once (games drawing each level's cells at a size of its own): one")
     print("skin tuned from each level's labelled shot, then with each level's lost board too:")
     for game in argv or sorted(RECIPES):
@@ -190,18 +165,27 @@ def main(argv: list[str]) -> int:
         shots = tuple(recipe.labelled for recipe, _ in per_level)
         later = tuple(n for _, taught in per_level for n in taught)
         for also, how in ((shots[1:], "labelled shots"), (shots[1:] + later, "+ lost boards")):
-            with tempfile.TemporaryDirectory() as tmp:
-                try:
-                    skins = tune_game(game, Path(tmp), Recipe(shots[0]), also)
-                    outcome = read_fixtures(game, skins)
-                except TuneError as refused:
-                    print(f"  {game}: tune refused ({how}): {str(refused)[:120]}")
-                    continue
-            print(f"  {game}: {outcome.summary().split(': ', 1)[1]}  ({', '.join(shots)} {how})")
-            for name, result in outcome.results.items():
-                if result != "exact":
-                    print(f"      {name}: {result[:120]}")
+            _print_tuned(game, game, Recipe(shots[0]), also, "", f"{', '.join(shots)} {how}")
     return 0
+
+
+def _print_tuned(
+    label: str, game: str, recipe: Recipe, also: tuple[str, ...], only: str, how: str
+) -> None:
+    """Tune ``game`` from ``recipe`` with ``also`` labelled, read its fixtures named ``only``...
+    and print the outcome (``label``: what was tuned, ``how``: from what)."""
+    from bot.errors import TuneError
+
+    with tempfile.TemporaryDirectory() as tmp:
+        try:
+            outcome = read_fixtures(game, tune_game(game, Path(tmp), recipe, also), only)
+        except TuneError as refused:
+            print(f"  {label}: tune refused ({how}): {str(refused)[:120]}")
+            return
+    print(f"  {label}: {outcome.summary().split(': ', 1)[1]}  ({how})")
+    for name, result in outcome.results.items():
+        if result != "exact":
+            print(f"      {name}: {result[:120]}")
 
 
 if __name__ == "__main__":
