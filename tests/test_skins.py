@@ -149,6 +149,7 @@ def test_a_malformed_counter_names_the_file(tmp_path, damage, named):
             ["class_tolerance", "'mines'"],
         ),
         (lambda m: m["match"].update(class_tolerance={"mine": 300}), ["class_tolerance", "300"]),
+        (lambda m: m["cell"].update(stretch_from="nearer"), ["cell.stretch_from", "'nearer'"]),
     ],
 )
 def test_skin_json_is_checked_against_the_schema_naming_file_and_key(tmp_path, change, names):
