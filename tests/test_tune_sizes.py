@@ -39,3 +39,31 @@ def test_a_shot_at_another_size_needs_its_text_board(tmp_path: Path) -> None:
     nothing): refused, naming the file and what to do."""
     with pytest.raises(TuneError, match=r"easy-mid\.png: cells of 29x29 px .* write NAME\.txt"):
         tune_game("kmines", tmp_path, Recipe("medium-mid", ("easy-mid",)))
+
+
+#: The multi-size recipe: one labelled mid-game shot per level and each level's lost board.
+EVERY_LEVEL = ("medium-mid", "easy-mid", "hard-lost", "medium-lost", "easy-lost")
+
+
+def test_a_size_not_taught_reads_exactly_or_refuses_and_more_shots_teach_it(
+    tmp_path: Path,
+) -> None:
+    """KMines in resized windows (tests/fixtures/kmines-sizes: 31 px and 39 px cells). Taught at
+    16, 18 and 29 px only, no board is misread: at 31 px the cells of the nearest size (29 px)
+    read the boards but for classes never taught there (the 4s, stretched from 18 px, are
+    refused), and at 39 px every board is refused. Its mid-game and lost boards labelled too,
+    every 39 px board reads exactly but the won one (refused, never misread)."""
+    skins = tune_game("kmines", tmp_path / "a", Recipe("hard-mid", ()), EVERY_LEVEL)
+    outcome = read_fixtures("kmines", skins, folder="kmines-sizes")
+    assert outcome.names("misread") == []
+    assert {"resized1000x700-hard-fresh", "resized1000x700-hard-mid"} <= set(
+        outcome.names("exact")
+    ), outcome.results
+    medium = [n for n in outcome.results if n.startswith("resized900x800-medium")]
+    assert set(medium) <= set(outcome.names("refused")), outcome.results
+    more = ("kmines-sizes/resized900x800-medium-mid", "kmines-sizes/resized900x800-medium-lost")
+    skins = tune_game("kmines", tmp_path / "b", Recipe("hard-mid", ()), (*EVERY_LEVEL, *more))
+    outcome = read_fixtures("kmines", skins, "resized900x800-medium", "kmines-sizes")
+    assert outcome.names("misread") == []
+    taught = {f"resized900x800-medium-{k}" for k in ("fresh", "first", "mid", "lost")}
+    assert set(outcome.names("exact")) >= taught, outcome.results

@@ -73,20 +73,26 @@ def tune_game(
     recipe = recipe or RECIPES[game]
     shots = work / "shots"
     shots.mkdir(parents=True, exist_ok=True)
-    src = FIXTURES / game
     labelled = (recipe.labelled, *also)
     for name in labelled:
-        shutil.copy(src / f"{name}.png", shots)
-        shutil.copy(src / f"{name}.txt", shots)
+        shutil.copy(_fixture(game, name, ".png"), shots)
+        shutil.copy(_fixture(game, name, ".txt"), shots)
     for name in recipe.unlabelled:
-        shutil.copy(src / f"{name}.png", shots)
-    images = [shots / f"{n}.png" for n in (*labelled, *recipe.unlabelled)]
+        shutil.copy(_fixture(game, name, ".png"), shots)
+    images = [shots / f"{Path(n).name}.png" for n in (*labelled, *recipe.unlabelled)]
     result = tune(images, f"t-{game}", out=work / "skins")
     if result.folder is None:
         from bot.errors import TuneError
 
         raise TuneError(f"{game}: tune left groups unnamed: {len(result.unnamed)}")
     return work / "skins"
+
+
+def _fixture(game: str, name: str, suffix: str) -> Path:
+    """The fixture file ``name`` of ``game`` (``tests/fixtures/<game>/NAME``), or of another
+    folder when ``name`` says which (``kmines-sizes/resized900x800-medium-mid``)."""
+    path = FIXTURES / name if "/" in name else FIXTURES / game / name
+    return path.with_name(path.name + suffix)
 
 
 #: Games whose cells are drawn at another size on each level (KMines fills its window): a skin
@@ -112,9 +118,9 @@ def level_recipes(game: str) -> dict[str, tuple[Recipe, tuple[str, ...]]]:
     return out
 
 
-def read_fixtures(game: str, skins: Path, only: str = "") -> Outcome:
-    """Read every fixture of ``game`` (named ``only``..., when given) with the skin
-    ``t-<game>`` from ``skins``."""
+def read_fixtures(game: str, skins: Path, only: str = "", folder: str = "") -> Outcome:
+    """Read every fixture of ``game`` (named ``only``..., when given; in ``tests/fixtures/
+    <folder>`` when given, e.g. ``kmines-sizes``) with the skin ``t-<game>`` from ``skins``."""
     import cv2
 
     from bot.errors import MinebotError
@@ -123,7 +129,7 @@ def read_fixtures(game: str, skins: Path, only: str = "") -> Outcome:
 
     skin = find_skin(f"t-{game}", dirs=[skins])
     outcome = Outcome(game)
-    for png in sorted((FIXTURES / game).glob(f"{only}*.png")):
+    for png in sorted((FIXTURES / (folder or game)).glob(f"{only}*.png")):
         want = png.with_suffix(".txt").read_text(encoding="utf-8").strip("\n")
         try:
             got = str(read_image(cv2.imread(str(png)), [skin]).board)
