@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import shutil
+from pathlib import Path
 
 import cv2
 import numpy as np
@@ -62,7 +63,7 @@ def sample_outcomes(request: pytest.FixtureRequest) -> dict[str, list[rb.Outcome
     assert [f.name for f in fixtures] == list(SAMPLE), "a sample fixture is missing"
     by_case: dict[str, list[rb.Outcome]] = {c.name: [] for c in rb.CASES}
     # In this process: the other pytest-xdist worker has the other core.
-    for outcome in rb.run(fixtures, [c for c in rb.CASES if c.name in wanted], everyone):
+    for outcome in rb.run(fixtures, [c for c in rb.CASES if c.name in wanted], everyone)[0]:
         by_case[outcome.case].append(outcome)
     return by_case
 
@@ -274,7 +275,7 @@ def test_a_shipped_games_captures_at_other_sizes_are_taken_as_its_own(tmp_path):
     shutil.copy(rb.HERE / "sgt-mines/beginner-mid.txt", tmp_path / "sgt-mines-sizes" / "a.txt")
     found, skipped = rb.discover(tmp_path)
     assert [f.name for f in found] == ["sgt-mines-sizes/a"] and not skipped
-    outcomes = rb.run(found, [rb.CASE_BY_NAME["clean"]], found)
+    outcomes, _ = rb.run(found, [rb.CASE_BY_NAME["clean"]], found)
     assert [o.result for o in outcomes] == ["exact"]  # read as sgt-mines, its game
 
 
@@ -319,8 +320,8 @@ def test_workers_give_the_same_outcomes_as_one_process():
     fixtures = [f for f in everyone if f.name == "winmine/beginner-mid"]
     cases = [rb.CASE_BY_NAME[n] for n in ("clean", "noise-3", "cut-top")]
     strip = lambda outcomes: [(o.fixture, o.case, o.result, o.detail) for o in outcomes]  # noqa: E731
-    assert strip(rb.run(fixtures, cases, everyone, workers=2)) == strip(
-        rb.run(fixtures, cases, everyone, workers=1)
+    assert strip(rb.run(fixtures, cases, everyone, workers=2)[0]) == strip(
+        rb.run(fixtures, cases, everyone, workers=1)[0]
     )
 
 
@@ -330,3 +331,23 @@ def test_the_fixture_pictures_are_unchanged_by_building_cases(shot):
         perturb.build(case.kind, case.args, shot, shot, seed=1)
     assert np.array_equal(shot.image, before)
     assert cv2.imread(str(rb.HERE / "sgt-mines/intermediate-mid.png")).shape == before.shape
+
+
+def test_a_stopped_run_still_prints_the_reads_done():
+    """SIGTERM (as Ctrl-C) once the first tasks are done: the table of the reads done is
+    printed, stderr says the run stopped, status 130 (a long run is never lost)."""
+    import signal
+    import subprocess
+    import sys
+
+    picked = ["--fixtures", "winmine/*,xdemineur/*", "--cases", "clean,noise-*,jpeg-*"]
+    command = [sys.executable, str(Path(rb.__file__)), "--workers", "2", *picked]
+    run = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    assert run.stderr is not None
+    first = run.stderr.readline()
+    assert first.startswith("robustness: 1/"), first
+    run.send_signal(signal.SIGTERM)
+    out, err = run.communicate(timeout=120)
+    assert run.returncode == 130, (out, err)
+    assert "stopped: the figures above are of the " in err, err
+    assert "\nclean " in out and "misreads: " in out, out
