@@ -148,7 +148,8 @@ def run(args: argparse.Namespace) -> int:
     )
     print(f"cell {result.size[0]}x{result.size[1]} px; {seen} groups of cells{made}")
     for (w, h), shots in result.sizes:
-        print(f"also cells of {w}x{h} px, as the game draws them there ({shots} screenshots)")
+        many = "screenshot" if shots == 1 else "screenshots"
+        print(f"also cells of {w}x{h} px, as the game draws them there ({shots} {many})")
     if result.folder is None:
         print(
             f"{len(result.unnamed)} groups are not named yet: see the contact sheet "
