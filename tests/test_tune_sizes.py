@@ -67,3 +67,30 @@ def test_a_size_not_taught_reads_exactly_or_refuses_and_more_shots_teach_it(
     assert outcome.names("misread") == []
     taught = {f"resized900x800-medium-{k}" for k in ("fresh", "first", "mid", "lost")}
     assert set(outcome.names("exact")) >= taught, outcome.results
+
+
+def test_the_tune_command_names_each_size_and_replay_reads_them(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture
+) -> None:
+    """``minebot tune`` with shots at three sizes says which size is the skin's own and which
+    others it learnt; ``minebot replay`` with that skin reads a board of each level."""
+    import shutil
+
+    from bot.cli import main
+    from tests.tune_games import FIXTURES
+
+    for name in ("hard-mid", "medium-mid", "easy-mid"):
+        for suffix in (".png", ".txt"):
+            shutil.copy(FIXTURES / "kmines" / f"{name}{suffix}", tmp_path)
+    out = tmp_path / "skins"
+    shots = [str(tmp_path / f"{n}.png") for n in ("hard-mid", "medium-mid", "easy-mid")]
+    assert main(["tune", *shots, "--name", "km", "--out", str(out), "--restart-key", "F2"]) == 0
+    printed = capsys.readouterr().out
+    assert "cell 18x18 px;" in printed
+    assert "also cells of 16x16 px, as the game draws them there (1 screenshot)" in printed
+    assert "also cells of 29x29 px" in printed
+    monkeypatch.setenv("MINEBOT_SKINS", str(out))
+    for name in ("hard-first", "medium-first", "easy-first"):
+        expect = FIXTURES / "kmines" / f"{name}.txt"
+        assert main(["replay", str(FIXTURES / "kmines" / f"{name}.png"), "--skin", "km",
+                     "--expect", str(expect)]) == 0, name  # fmt: skip
