@@ -38,8 +38,9 @@ def _anchor_images_at(skin: Skin, anchor: str, px: float, py: float) -> tuple[np
 @lru_cache(maxsize=256)
 def _anchor_sources(skin: Skin, anchor: str, px: float, py: float) -> tuple[np.ndarray, ...]:
     """The images :func:`_anchor_images_at` stretches: the skin's, then the first of the anchor
-    as the game draws it at pitch ``(px, py)`` (``Skin.drawn_at``), if any (memoised: drawing
-    a gap-keeping game's cells anew is done once per pitch)."""
+    as the game draws it at pitch ``(px, py)`` (``Skin.drawn_at``), if any; in a skin that
+    stretches only the nearest size's images (``stretch_nearest``), that size's first alone
+    (memoised: drawing a gap-keeping game's cells anew is done once per pitch)."""
     if skin.stretch_nearest:  # only the nearest size's images stand for the cells
         return tuple(image for cls, image in skin.nearest_at(px, py) if cls == anchor)[:1]
     native = [image for cls, image in skin.drawn_at(px, py) if cls == anchor][:1]

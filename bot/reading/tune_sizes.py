@@ -75,11 +75,6 @@ class SizeLearnt:
         return frame_variants(self.groups, self.shots, self.size)
 
 
-def shot_size(shot: Shot) -> tuple[int, int]:
-    """The cell size (px, whole pixels) of one screenshot's board."""
-    return cell_size([shot])
-
-
 def shots_by_size(shots: Sequence[Shot]) -> list[tuple[tuple[int, int], list[Shot]]]:
     """The screenshots by cell size, in the order met but for the skin's own size, first: the
     one nearest every other by ratio (its largest ratio to another the least; ties: the first
@@ -90,7 +85,7 @@ def shots_by_size(shots: Sequence[Shot]) -> list[tuple[tuple[int, int], list[Sho
     widths, and one screenshot may show more of the one, another more of the other."""
     out: list[tuple[tuple[int, int], list[Shot]]] = []
     for shot in shots:
-        w, h = shot_size(shot)
+        w, h = cell_size([shot])  # this screenshot's own
         for (sw, sh), same in out:
             if abs(sw - w) <= 1 and abs(sh - h) <= 1:
                 same.append(shot)
