@@ -215,3 +215,16 @@ def test_a_noisy_board_is_not_found_as_another_games_recoloured(name, seed):
     except BoardNotFoundError:
         return
     assert located.skin.name == "sgt-mines"
+
+
+def test_a_brightened_black_is_learnt_from_the_pixels_that_show_it():
+    """GNOME medium-lost 20 levels brighter: most of the frame's colours lie near the top of
+    the range, where the curve's fit is pulled by clipped and mixed pixels; the smooth curve
+    then shows black at 9, and the 580 pixels of the board's mines and wrong flag that agree on
+    20 could move it only 9 levels (1.5 x GNOME's tolerance of 6): the wrong flag was refused
+    at 0.40. A value that many pixels agree on moves it up to 16 levels whatever the skin's
+    tolerance."""
+    name = "gnome-mines/medium-lost"
+    frame = MILD["brightness+20"](cv2.imread(str(FIXTURES / f"{name}.png")))
+    board = read_frame(frame, locate_board(frame), ReaderState()).board
+    assert board == read_board(str(FIXTURES / f"{name}.txt"))

@@ -14,8 +14,9 @@ import pytest
 
 from bot.reading.banks import sample_step, template_bank
 from bot.reading.classify import TELLING_LEVEL, _noisy_bank
-from bot.reading.matching import cell_scale, nearer_margin, sample_cells, telling_margin
+from bot.reading.matching import cell_scale, sample_cells
 from bot.reading.read import ReaderState, locate_board, read_frame
+from bot.reading.telling import nearer_margin, telling_margin
 from solver.board import read_board
 from tests.photometric import MILD, contrast
 

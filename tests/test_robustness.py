@@ -36,7 +36,7 @@ SAMPLE = (
 MISREAD_TODAY: dict[str, str] = {}
 #: Mild cases the current reader does not read exactly on the sample (refused, or misread).
 #: Empty since JPEG's smeared strokes are told by the pixels nearer their class's image
-#: (matching.nearer_margin) and the skin-free lattice seeds boards no anchor placed.
+#: (telling.nearer_margin) and the skin-free lattice seeds boards no anchor placed.
 NOT_EXACT_TODAY: dict[str, str] = {}
 
 
@@ -101,7 +101,9 @@ def test_the_case_table_is_the_issue_s():
     assert len(names) == len(set(names))
     mild = set(MILD_CASES)
     scalings = {
-        f"scale-{p}-{i}" for p in (125, 150, 175, 200, 250) for i in ("nearest", "bilinear")
+        f"scale-{p}-{i}"
+        for p in (125, 150, 175, 200, 225, 250, 300)
+        for i in ("nearest", "bilinear")
     }
     photometric = {"brightness+20", "brightness-20", "contrast-0.85", "contrast-1.15"}
     photometric |= {"gamma-0.8", "gamma-1.25", "night-light", "jpeg-85", "jpeg-95"}
@@ -172,7 +174,7 @@ def test_a_window_covers_a_side_through_its_cells(shot, side, opacity):
     assert np.abs(covered.image[inside] - expect[inside]).max() <= 0.5 + 1e-6
 
 
-@pytest.mark.parametrize("percent", [125, 150, 175, 200, 250])
+@pytest.mark.parametrize("percent", rb.SCALINGS)
 @pytest.mark.parametrize("how", ["nearest", "bilinear"])
 def test_scaling_gives_the_expected_size_and_board_place(shot, percent, how):
     scaled = perturb.build("scale", (percent / 100, how), shot, shot)

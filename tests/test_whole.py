@@ -163,6 +163,18 @@ def test_scalings_no_skin_lists_read_exactly_or_refuse(png, scale, skins):
         assert str(board) == str(want)
 
 
+def test_a_margin_the_colour_of_covered_cells_is_not_read_as_a_ring_of_them(skins):
+    """sgt-mines beginner-lost at 225 % nearest neighbour: the window's grey margin is the
+    covered tile's colour without its bevel. Read with a JPEG's widened edge tolerance, the
+    margin passed for a ring of covered cells and a 10x10 board was read for the 9x9 one."""
+    png = FIXTURES / "sgt-mines" / "beginner-lost.png"
+    frame = cv2.imread(str(png))
+    big = cv2.resize(frame, (round(frame.shape[1] * 2.25), round(frame.shape[0] * 2.25)),
+                     interpolation=cv2.INTER_NEAREST)  # fmt: skip
+    board = read_frame(big, locate_board(big, skins)).board
+    assert str(board) == str(read_board(str(png.with_suffix(".txt"))))
+
+
 def test_an_unlisted_scaling_reads_exactly(skins):
     """sgt-mines expert at 250 % (the skin lists 100-200 %), nearest neighbour."""
     png = FIXTURES / "sgt-mines" / "expert-mid.png"

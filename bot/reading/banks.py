@@ -12,6 +12,7 @@ from functools import lru_cache
 
 import numpy as np
 
+from bot.reading.detail import MIN_DETAIL_SHARE, detail_pixels
 from bot.reading.skins import CLASS_CHARS, Skin
 
 #: Every how many sampled values the SSD ranking looks at. 1 (all): a sparser ranking is faster
@@ -39,6 +40,19 @@ class TemplateBank:
     tol_all: int | None  # the tolerance of every sample of every template, if they are all one
     h: int
     w: int
+    #: [K, D / 3] uint8, 1 where a counted pixel of the template is more than its tolerance
+    #: from the template's commonest colour: where a flat patch of that colour cannot match it
+    #: (:func:`detail_pixels`).
+    detail: np.ndarray
+    #: [K] how many detail pixels each template has; 0 where too few to judge by
+    #: (:data:`MIN_DETAIL_SHARE`).
+    detail_count: np.ndarray
+    #: [K, D] each template's commonest colour, in every pixel (the colour space of ``u8``).
+    common: np.ndarray
+    #: Whether a detail pixel counts as shown when the cell is nearer the template there than
+    #: the template's commonest colour (a bank whose tolerance was widened at edges, where a
+    #: flat patch would pass within it), rather than when it is within the tolerance.
+    by_presence: bool = False
     #: The same classes from the skin's own images alone, where the cells drawn at other sizes
     #: add variants (None: this bank is that), for learning a screen's tone curve
     #: (:func:`tone_fit_banks`).
@@ -161,6 +175,9 @@ def _assembled(
     # Samples outside the mask may differ by anything: a tolerance of 255.
     tol = np.stack([t for _, t in rows])
     tol[:, ~mask.reshape(-1)] = 255
+    detail, common = detail_pixels(u8, tol)
+    count = detail.sum(axis=1, dtype=np.int32)
+    count[count < MIN_DETAIL_SHARE * mask.reshape(-1, 3)[:, 0].sum()] = 0
     return TemplateBank(
         classes=classes,
         chars=np.array([CLASS_CHARS[c] for c in classes]),
@@ -173,6 +190,9 @@ def _assembled(
         mask=mask.reshape(-1),
         h=h,
         w=w,
+        detail=detail,
+        detail_count=count,
+        common=common,
     )
 
 

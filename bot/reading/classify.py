@@ -45,11 +45,10 @@ from bot.reading.matching import (
     classify_changed_cells,
     classify_samples,
     cross_products,
-    nearer_margin,
     sample_cells,
     score_cells,
-    telling_margin,
 )
+from bot.reading.telling import nearer_margin, telling_margin
 
 
 @dataclass(frozen=True)
@@ -77,6 +76,7 @@ def classify_cells(
     adapt_tone: bool = False,
     lossy: bool = False,
     found_through: ToneCurve | None = None,
+    detail: bool = True,
 ) -> CellScores:
     """Classify every cell of ``grid`` in ``frame_bgr`` (BGR or BGRA), comparing every
     ``step``-th pixel each way (default: the skin's :func:`sample_step`; the locator looks at
@@ -92,11 +92,16 @@ def classify_cells(
     (:func:`_lossy_bank`); no tone curve, and flat areas keep the skin's own tolerance but for
     a little noise. ``found_through``: the curve the board was found through (a board located
     on a recoloured screen), tried when no curve learnt from the frame reads every cell.
+    ``detail``: False scores cells without the cap on templates' detail pixels
+    (:func:`~bot.reading.matching.detail_cap`), for a search that needs a cell a pixel off to
+    score nearly as well as one in place; never for reading.
     """
     state = ReaderState() if state is None else state
     sx, sy = cell_scale(grid, skin)
     step = sample_step(skin) if step is None else step
     bank = template_bank(skin, sx, sy, step)
+    if not detail:
+        bank = replace(bank, detail_count=np.zeros_like(bank.detail_count))
     samples = sample_cells(
         frame_bgr,
         grid,
@@ -112,7 +117,7 @@ def classify_cells(
         toned = bank if curve is None else _toned_bank(bank, curve, state)
         return classify_changed_cells(
             samples,
-            (skin, grid, step, None if curve is None else curve.lut.tobytes()),
+            (skin, grid, step, None if curve is None else curve.lut.tobytes(), detail),
             lambda part: classify_samples(
                 part, skin, sx, sy, even and curve is None, step, state, toned
             ),
@@ -262,7 +267,7 @@ def _read_through_tones(
 #: tolerance of a noisy frame ...
 NOISY_MARGIN = 0.05
 #: ... unless, on the pixels that tell it from the runner-up, it matches this much more of them
-#: with the skin's own tolerance (:func:`~bot.reading.matching.telling_margin`: a flag and a
+#: with the skin's own tolerance (:func:`~bot.reading.telling.telling_margin`: a flag and a
 #: question mark on one tile differ in a few per cent of the cell, so the whole cell's margin
 #: stays small, and a widened tolerance lets the runner-up's strokes pass too).
 TELLING_LEVEL = 0.5
@@ -385,9 +390,11 @@ def _ycrcb_bank(bank: TemplateBank, images: np.ndarray, tol: np.ndarray) -> Temp
     tol = np.where(bank.tol == 255, 255, np.clip(tol, 0, 255)).astype(np.uint8)
     u8 = images.reshape(len(images), -1)
     f32 = np.ascontiguousarray(u8[:, ::RANK_STEP], dtype=np.float32)
+    # Widened at edges, the tolerance would let a flat patch pass for a bevel: detail pixels
+    # are judged by whether the cell is nearer the template than its commonest colour.
     return replace(
         bank, u8=u8, f32=np.ascontiguousarray(f32.T), sq=(f32 * f32).sum(axis=1), tol=tol,
-        tol_all=None,
+        tol_all=None, common=_ycrcb(bank.common), by_presence=True,
     )  # fmt: skip
 
 

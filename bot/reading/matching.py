@@ -21,6 +21,7 @@ from bot.reading.banks import (
     sample_step,
     template_bank,
 )
+from bot.reading.detail import absent_pixels, detail_cap
 from bot.reading.skins import Skin
 from bot.reading.state import LastFrame, ReaderState
 
@@ -273,13 +274,29 @@ def score_cells(
     np.take(bank.u8, chosen.T, axis=0, out=diff, mode="clip")
     for j in range(m):
         cv2.absdiff(samples, diff[j], dst=diff[j])
+    judged = bank.detail_count.any()
+    absent = None
+    if judged and bank.by_presence:
+        away = state.scratch("common", (m, n, d))
+        np.take(bank.common, chosen.T, axis=0, out=away, mode="clip")
+        for j in range(m):
+            cv2.absdiff(samples, away[j], dst=away[j])
+        absent = absent_pixels(diff.reshape(m * n, d), away.reshape(m * n, d))
     if bank.tol_all is not None:  # one tolerance everywhere: no per-sample gather
-        off = far_pixels(diff.reshape(m * n, d), bank.tol_all)
+        far = far_pixel_map(diff.reshape(m * n, d), bank.tol_all)
     else:
         tol = state.scratch("tol", (m, n, d))
         np.take(bank.tol, chosen.T, axis=0, out=tol, mode="clip")
-        off = far_pixels(diff.reshape(m * n, d), tol.reshape(m * n, d))
+        far = far_pixel_map(diff.reshape(m * n, d), tol.reshape(m * n, d))
+    off = cv2.reduce(far, 1, cv2.REDUCE_SUM, dtype=cv2.CV_32S)[:, 0]
     score = 1.0 - off.reshape(m, n).T / (bank.mask.sum() / 3)  # [N, m]
+    if judged:
+        detail = state.scratch("detail", (m, n, d // 3))
+        np.take(bank.detail, chosen.T, axis=0, out=detail, mode="clip")
+        count = bank.detail_count[chosen.T].reshape(-1)
+        missed = far if absent is None else absent
+        np.minimum(score, detail_cap(missed, detail.reshape(m * n, -1), count)
+                   .reshape(m, n).T, out=score)  # fmt: skip
     if recheck_below is not None:
         _best_variants(samples, bank, top, score, recheck_below)
     rms = np.sqrt(np.maximum(class_d2, 0) / ranked.shape[1])
@@ -310,6 +327,8 @@ def _best_variants(
     every pixel, while a few pixels of an edge drawn after a neighbour (beyond the tolerance)
     match only the variant cut beside a neighbour of the same kind.
     """
+    import cv2
+
     counts = np.diff(bank.starts)
     pixels = bank.mask.sum() / 3
     weak = (score < below) & (counts[top] > 1)  # [N, m]
@@ -324,8 +343,19 @@ def _best_variants(
         else:
             own = bank.tol[bank.starts[g] : bank.starts[g + 1]]
             tol = np.repeat(own, len(cells), axis=0)
-        off = far_pixels(diff.reshape(-1, d), tol).reshape(k, len(cells))
-        score[cells, slots] = np.maximum(score[cells, slots], 1.0 - off.min(axis=0) / pixels)
+        rows = np.repeat(np.arange(bank.starts[g], bank.starts[g + 1]), len(cells))
+        absent = None
+        if bank.by_presence:
+            common = bank.common[rows].reshape(k, len(cells), d).astype(np.int16)
+            away = np.abs(samples[cells].astype(np.int16)[None] - common).astype(np.uint8)
+            absent = absent_pixels(diff.reshape(-1, d), away.reshape(-1, d))
+        far = far_pixel_map(diff.reshape(-1, d), tol)
+        off = cv2.reduce(far, 1, cv2.REDUCE_SUM, dtype=cv2.CV_32S)[:, 0]
+        own = 1.0 - off / pixels
+        missed = far if absent is None else absent
+        own = np.minimum(own, detail_cap(missed, bank.detail[rows], bank.detail_count[rows]))
+        best = own.reshape(k, len(cells)).max(axis=0)
+        score[cells, slots] = np.maximum(score[cells, slots], best)
 
 
 def cross_products(
@@ -364,6 +394,18 @@ def far_pixels(diff: np.ndarray, tol: np.ndarray | int) -> np.ndarray:
     """
     import cv2
 
+    return cv2.reduce(far_pixel_map(diff, tol), 1, cv2.REDUCE_SUM, dtype=cv2.CV_32S)[:, 0]
+
+
+def far_pixel_map(diff: np.ndarray, tol: np.ndarray | int) -> np.ndarray:
+    """Which pixels of each row of ``diff`` (as :func:`far_pixels`) have a channel off:
+    ``[M, P]`` uint8, 0 or 1. ``diff`` is overwritten.
+
+    >>> far_pixel_map(np.array([[0, 9, 0, 3, 3, 3]], np.uint8), 4).tolist()
+    [[1, 0]]
+    """
+    import cv2
+
     # OpenCV, not numpy: each step is one pass (numpy's strided per-channel views cost 4x).
     # A grey conversion of the 0/255 masks is nonzero exactly where some channel is (every
     # channel has a positive weight), so it is the "any channel" of each pixel.
@@ -374,7 +416,7 @@ def far_pixels(diff: np.ndarray, tol: np.ndarray | int) -> np.ndarray:
         cv2.compare(diff, tol, cv2.CMP_GT, dst=diff)
     pixel = cv2.cvtColor(diff.reshape(m, d // 3, 3), cv2.COLOR_BGR2GRAY)
     cv2.threshold(pixel, 0, 1, cv2.THRESH_BINARY, dst=pixel)
-    return cv2.reduce(pixel, 1, cv2.REDUCE_SUM, dtype=cv2.CV_32S)[:, 0]
+    return pixel
 
 
 def skin_tolerance(skin: Skin) -> int:
@@ -415,93 +457,3 @@ def classify_changed_cells(
         changed_cells = None
     state.last = LastFrame(key, kept, tuple(r.copy() for r in results), changed_cells)
     return results
-
-
-#: Fewest pixels that must tell two classes apart for :func:`telling_margin` to judge them.
-MIN_TELLING_PIXELS = 4
-
-
-def telling_margin(samples: np.ndarray, bank: TemplateBank, win: np.ndarray) -> np.ndarray:
-    """For each cell ``samples[i]`` read as class ``win[i]``: on the pixels where that class's
-    image and the runner-up class's differ by more than their tolerance (the pixels that tell
-    them apart), the share within tolerance of the winner minus the share within tolerance of
-    the runner-up; 0 where fewer than :data:`MIN_TELLING_PIXELS` tell them apart.
-
-    Two glyphs on one tile (a flag, a question mark) differ in a few per cent of a cell's
-    pixels, so the score over the whole cell separates them by little even when the cell is
-    plainly one of them; on the pixels that differ it is near 1. Each class is represented by
-    its variant nearest the cell.
-
-    >>> from bot.reading.skins import find_skin
-    >>> from bot.reading.banks import template_bank
-    >>> bank = template_bank(find_skin("sgt-mines"))
-    >>> one = int(np.nonzero(bank.chars == "1")[0][0])
-    >>> cell = bank.u8[bank.starts[one]][None]
-    >>> float(telling_margin(cell, bank, np.array([one]))[0])
-    1.0
-    """
-    n, d = samples.shape
-    within = np.empty((n, len(bank.u8), d // 3), bool)
-    for k in range(len(bank.u8)):
-        off = np.abs(samples.astype(np.int16) - bank.u8[k].astype(np.int16)) > bank.tol[k]
-        within[:, k] = ~off.reshape(n, -1, 3).any(axis=2)
-    group = np.searchsorted(bank.starts, np.arange(len(bank.u8)), side="right") - 1
-    counts = within.sum(axis=2)
-    rows = np.arange(n)
-    # The winner's nearest variant; the runner-up: the best other class's nearest variant.
-    own = np.where(group[None, :] == win[:, None], counts, -1)
-    first = own.argmax(axis=1)
-    rest = np.where(group[None, :] == win[:, None], -1, counts)
-    second = rest.argmax(axis=1)
-    telling = _telling_pixels(bank, first, second)
-    size = telling.sum(axis=1)
-    good = (within[rows, first] & telling).sum(axis=1)
-    bad = (within[rows, second] & telling).sum(axis=1)
-    margin = (good - bad) / np.maximum(size, 1)
-    return np.where(size >= MIN_TELLING_PIXELS, margin, 0.0)
-
-
-def nearer_margin(samples: np.ndarray, bank: TemplateBank, win: np.ndarray) -> np.ndarray:
-    """For each cell ``samples[i]`` read as class ``win[i]``, against every other class: on
-    the pixels that tell the two apart (their images differ by more than their tolerance),
-    the share nearer the winner's image minus the share nearer the other's; the least of these
-    over the other classes (classes told apart by fewer than :data:`MIN_TELLING_PIXELS`
-    pixels are not judged; 0 when none is). Each class is represented by its variant nearest
-    the cell.
-
-    Nearer, not within the tolerance (:func:`telling_margin`): a lossy picture (JPEG) smears a
-    thin coloured stroke's colour so that neither class's image matches it there, but the
-    stroke is still where the winner draws it.
-    """
-    n = samples.shape[0]
-    k = len(bank.u8)
-    images = bank.u8.astype(np.int16).reshape(k, -1, 3)
-    cells = samples.astype(np.int16).reshape(n, -1, 3)
-    # [N, K, P]: each pixel's distance (summed over channels) to each variant's image.
-    near = np.abs(cells[:, None] - images[None]).sum(axis=3)
-    group = np.searchsorted(bank.starts, np.arange(k), side="right") - 1
-    variant_distance = near.sum(axis=2)  # [N, K]
-    rows = np.arange(n)
-    own = np.where(group[None, :] == win[:, None], variant_distance, np.iinfo(np.int64).max)
-    first = own.argmin(axis=1)
-    margin = np.full(n, np.inf)
-    for g in range(len(bank.starts) - 1):
-        lo, hi = bank.starts[g], bank.starts[g + 1]
-        second = lo + variant_distance[:, lo:hi].argmin(axis=1)
-        apart = _telling_pixels(bank, first, second)
-        size = apart.sum(axis=1)
-        nearer = near[rows, first] < near[rows, second]
-        farther = near[rows, first] > near[rows, second]
-        share = ((nearer & apart).sum(axis=1) - (farther & apart).sum(axis=1)) / np.maximum(size, 1)
-        judged = (size >= MIN_TELLING_PIXELS) & (group[second] != win)
-        margin = np.where(judged, np.minimum(margin, share), margin)
-    return np.where(np.isfinite(margin), margin, 0.0)
-
-
-def _telling_pixels(bank: TemplateBank, first: np.ndarray, second: np.ndarray) -> np.ndarray:
-    """``[N, P]`` bool: the counted pixels where variant ``first[i]``'s image and variant
-    ``second[i]``'s differ by more than the smaller of their tolerances (the pixels that tell
-    the two apart)."""
-    tol = np.minimum(bank.tol[first], bank.tol[second]).astype(np.int16)
-    apart = np.abs(bank.u8[first].astype(np.int16) - bank.u8[second].astype(np.int16)) > tol
-    return apart.reshape(len(first), -1, 3).any(axis=2) & bank.mask.reshape(-1, 3)[None, :, 0]

@@ -161,7 +161,8 @@ def aligned_seeds(frame: np.ndarray, lattice: Grid, skin: Skin) -> Grid:
     def sureness(dx: int, dy: int) -> float:
         if (dx, dy) not in seen:
             moved = replace(lattice, left=lattice.left + dx, top=lattice.top + dy)
-            seen[dx, dy] = float(classify_cells(frame, moved, skin).confidence.mean())
+            scores = classify_cells(frame, moved, skin, detail=False)
+            seen[dx, dy] = float(scores.confidence.mean())
         return seen[dx, dy]
 
     at = (0, 0)

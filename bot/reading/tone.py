@@ -20,7 +20,7 @@ The smooth family is what keeps it honest: a wrong assignment (every open cell t
 lighter covered variant, say) asks for a curve with a kink at one grey level, which the family
 cannot follow, so the next round puts those cells back. The curve finally used keeps each
 template value's own mean screen value, but never more than :data:`FREE_LEVELS` x the tolerance
-from the smooth curve, and never decreasing.
+(at least :data:`FREE_FLOOR` levels) from the smooth curve, and never decreasing.
 
 The caller still applies the skin's strict confidence and margin rules to the corrected cells:
 a curve only makes colours comparable, it never lowers the bar. Classes that differ only in
@@ -52,6 +52,11 @@ OFFSET_LIMIT = 45.0
 ROUNDS = 4
 #: How far (in skin tolerances) a template value's own mean may sit from the smooth curve.
 FREE_LEVELS = 1.5
+#: ... and at least this many levels, whatever the tolerance: how far the family may miss a
+#: real screen at its ends does not shrink with a strict skin's tolerance (GNOME Mines', 6:
+#: 20 levels brighter, its black seen through the smooth curve at 9 instead of 20, where
+#: 580 pixels of its mines and flags agreed on 20).
+FREE_FLOOR = 16.0
 #: Template values seen fewer times than this keep the smooth curve's value.
 MIN_COUNT = 8
 
@@ -208,9 +213,10 @@ def _free_curve(
     tolerance: int,
 ) -> np.ndarray:
     """Each well-seen template value's own mean screen value where its pixels agree (spread
-    within half the tolerance), within ``FREE_LEVELS`` x ``tolerance`` of the smooth curve;
+    within half the tolerance), within ``FREE_LEVELS`` x ``tolerance`` (at least
+    ``FREE_FLOOR`` levels) of the smooth curve;
     the smooth curve elsewhere; made non-decreasing."""
-    limit = FREE_LEVELS * tolerance
+    limit = max(FREE_LEVELS * tolerance, FREE_FLOOR)
     base = smooth.astype(np.float64)
     own = np.clip(means, base - limit, base + limit)
     trusted = (counts >= MIN_COUNT) & (spread <= tolerance / 2)

@@ -1,0 +1,98 @@
+"""Margins judged on the pixels that tell two classes apart: a flag and a question mark on one
+tile differ in a few per cent of the cell, so the whole cell's margin stays small where these
+pixels decide clearly (used by :mod:`bot.reading.classify` for noisy frames)."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from bot.reading.banks import TemplateBank
+
+#: Fewest pixels that must tell two classes apart for :func:`telling_margin` to judge them.
+MIN_TELLING_PIXELS = 4
+
+
+def telling_margin(samples: np.ndarray, bank: TemplateBank, win: np.ndarray) -> np.ndarray:
+    """For each cell ``samples[i]`` read as class ``win[i]``: on the pixels where that class's
+    image and the runner-up class's differ by more than their tolerance (the pixels that tell
+    them apart), the share within tolerance of the winner minus the share within tolerance of
+    the runner-up; 0 where fewer than :data:`MIN_TELLING_PIXELS` tell them apart.
+
+    Two glyphs on one tile (a flag, a question mark) differ in a few per cent of a cell's
+    pixels, so the score over the whole cell separates them by little even when the cell is
+    plainly one of them; on the pixels that differ it is near 1. Each class is represented by
+    its variant nearest the cell.
+
+    >>> from bot.reading.skins import find_skin
+    >>> from bot.reading.banks import template_bank
+    >>> bank = template_bank(find_skin("sgt-mines"))
+    >>> one = int(np.nonzero(bank.chars == "1")[0][0])
+    >>> cell = bank.u8[bank.starts[one]][None]
+    >>> float(telling_margin(cell, bank, np.array([one]))[0])
+    1.0
+    """
+    n, d = samples.shape
+    within = np.empty((n, len(bank.u8), d // 3), bool)
+    for k in range(len(bank.u8)):
+        off = np.abs(samples.astype(np.int16) - bank.u8[k].astype(np.int16)) > bank.tol[k]
+        within[:, k] = ~off.reshape(n, -1, 3).any(axis=2)
+    group = np.searchsorted(bank.starts, np.arange(len(bank.u8)), side="right") - 1
+    counts = within.sum(axis=2)
+    rows = np.arange(n)
+    # The winner's nearest variant; the runner-up: the best other class's nearest variant.
+    own = np.where(group[None, :] == win[:, None], counts, -1)
+    first = own.argmax(axis=1)
+    rest = np.where(group[None, :] == win[:, None], -1, counts)
+    second = rest.argmax(axis=1)
+    telling = _telling_pixels(bank, first, second)
+    size = telling.sum(axis=1)
+    good = (within[rows, first] & telling).sum(axis=1)
+    bad = (within[rows, second] & telling).sum(axis=1)
+    margin = (good - bad) / np.maximum(size, 1)
+    return np.where(size >= MIN_TELLING_PIXELS, margin, 0.0)
+
+
+def nearer_margin(samples: np.ndarray, bank: TemplateBank, win: np.ndarray) -> np.ndarray:
+    """For each cell ``samples[i]`` read as class ``win[i]``, against every other class: on
+    the pixels that tell the two apart (their images differ by more than their tolerance),
+    the share nearer the winner's image minus the share nearer the other's; the least of these
+    over the other classes (classes told apart by fewer than :data:`MIN_TELLING_PIXELS`
+    pixels are not judged; 0 when none is). Each class is represented by its variant nearest
+    the cell.
+
+    Nearer, not within the tolerance (:func:`telling_margin`): a lossy picture (JPEG) smears a
+    thin coloured stroke's colour so that neither class's image matches it there, but the
+    stroke is still where the winner draws it.
+    """
+    n = samples.shape[0]
+    k = len(bank.u8)
+    images = bank.u8.astype(np.int16).reshape(k, -1, 3)
+    cells = samples.astype(np.int16).reshape(n, -1, 3)
+    # [N, K, P]: each pixel's distance (summed over channels) to each variant's image.
+    near = np.abs(cells[:, None] - images[None]).sum(axis=3)
+    group = np.searchsorted(bank.starts, np.arange(k), side="right") - 1
+    variant_distance = near.sum(axis=2)  # [N, K]
+    rows = np.arange(n)
+    own = np.where(group[None, :] == win[:, None], variant_distance, np.iinfo(np.int64).max)
+    first = own.argmin(axis=1)
+    margin = np.full(n, np.inf)
+    for g in range(len(bank.starts) - 1):
+        lo, hi = bank.starts[g], bank.starts[g + 1]
+        second = lo + variant_distance[:, lo:hi].argmin(axis=1)
+        apart = _telling_pixels(bank, first, second)
+        size = apart.sum(axis=1)
+        nearer = near[rows, first] < near[rows, second]
+        farther = near[rows, first] > near[rows, second]
+        share = ((nearer & apart).sum(axis=1) - (farther & apart).sum(axis=1)) / np.maximum(size, 1)
+        judged = (size >= MIN_TELLING_PIXELS) & (group[second] != win)
+        margin = np.where(judged, np.minimum(margin, share), margin)
+    return np.where(np.isfinite(margin), margin, 0.0)
+
+
+def _telling_pixels(bank: TemplateBank, first: np.ndarray, second: np.ndarray) -> np.ndarray:
+    """``[N, P]`` bool: the counted pixels where variant ``first[i]``'s image and variant
+    ``second[i]``'s differ by more than the smaller of their tolerances (the pixels that tell
+    the two apart)."""
+    tol = np.minimum(bank.tol[first], bank.tol[second]).astype(np.int16)
+    apart = np.abs(bank.u8[first].astype(np.int16) - bank.u8[second].astype(np.int16)) > tol
+    return apart.reshape(len(first), -1, 3).any(axis=2) & bank.mask.reshape(-1, 3)[None, :, 0]
