@@ -175,6 +175,20 @@ def test_a_margin_the_colour_of_covered_cells_is_not_read_as_a_ring_of_them(skin
     assert str(board) == str(read_board(str(png.with_suffix(".txt"))))
 
 
+@pytest.mark.parametrize("name", ["expert-mid", "intermediate-won"])
+def test_a_scaling_of_no_whole_number_of_quarters_repeating_pixels_reads_exactly(name, skins):
+    """xdemineur at 135 % nearest neighbour (a scaling KDE offers): compared only with its
+    images stretched smoothly, the board's cells stopped reading part of the way across and a
+    part of it was refused as cut. Its images are now also drawn pixel-repeated at four
+    phases each way (banks.nearest_phases' spread)."""
+    png = FIXTURES / "xdemineur" / f"{name}.png"
+    frame = cv2.imread(str(png))
+    big = cv2.resize(frame, (round(frame.shape[1] * 1.35), round(frame.shape[0] * 1.35)),
+                     interpolation=cv2.INTER_NEAREST)  # fmt: skip
+    board = read_frame(big, locate_board(big, skins)).board
+    assert str(board) == str(read_board(str(png.with_suffix(".txt"))))
+
+
 def test_an_unlisted_scaling_reads_exactly(skins):
     """sgt-mines expert at 250 % (the skin lists 100-200 %), nearest neighbour."""
     png = FIXTURES / "sgt-mines" / "expert-mid.png"

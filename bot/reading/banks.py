@@ -81,8 +81,15 @@ def template_bank(
     step = sample_step(skin) if step is None else step
     sx, sy = round(sx, 3), round(sy, 3)
     # Where a scaler repeating pixels draws nothing else, both banks are one (memoised once).
-    repeated = (repeated or sharp) and bool(nearest_phases(sx, sy))
+    spread = not sharp and _fixed_pixels(skin)
+    repeated = (repeated or sharp) and bool(nearest_phases(sx, sy, spread))
     return _template_bank(skin, sx, sy, step, repeated, sharp)
+
+
+def _fixed_pixels(skin: Skin) -> bool:
+    """Whether the game draws its cells at one size only (no ``drawn_sizes``, not grown with
+    its window): any other pitch is a desktop scaler's, which may repeat pixels at any scale."""
+    return not skin.scales_with_window and not skin.sizes
 
 
 #: How many (skin, scale, step) template banks are memoised (the locator tries a few scales of
@@ -117,7 +124,8 @@ def _template_bank(
         images += skin.drawn_at(sx * skin.pitch_x, sy * skin.pitch_y)
     # A desktop scaler may repeat pixels instead of smoothing (edges kept sharp): the skin's
     # own images so stretched, at each phase a cell can have, are variants too.
-    phases = nearest_phases(sx, sy) if repeated and not exact else []
+    spread = not sharp and _fixed_pixels(skin)
+    phases = nearest_phases(sx, sy, spread) if repeated and not exact else []
     for k, (cls, image) in enumerate(images):
         if exact:
             inner = image[i : skin.pitch_y - i : step, i : skin.pitch_x - i : step]
@@ -214,21 +222,52 @@ def _ignores_ring(skin: Skin) -> bool:
 MOST_PHASES = 4
 
 
-def nearest_phases(sx: float, sy: float) -> list[tuple[int, int]]:
+def nearest_phases(sx: float, sy: float, spread: bool = False) -> list[tuple[int, int]]:
     """The phases ``(a, b)`` (source pixels before a cell, modulo the scaling's period each
     way) at which a pixel-repeating scaler can draw a cell at scale ``(sx, sy)``; none when a
-    scale is under 1.2 or not a whole number of quarters.
+    scale is under 1.2 or not a whole number of quarters. With ``spread``, at any other scale
+    from :data:`LEAST_SPREAD_SCALE` up, :data:`SPREAD_PHASES` phases each way whose cells
+    start as evenly spread over a pixel as any (:func:`_spread_phases`): the pattern of such a
+    scaling repeats too seldom for every phase, and a cell drawn at one of them differs from the
+    nearest by a few pixels.
 
     >>> nearest_phases(2.0, 2.0), len(nearest_phases(1.25, 1.25)), nearest_phases(1.1, 1.1)
     ([(0, 0)], 16, [])
+    >>> len(nearest_phases(1.1, 1.35, spread=True))
+    16
     """
-    periods = []
+    per_axis = []
     for scale in (sx, sy):
         quarters = scale * MOST_PHASES
-        if scale < 1.2 or abs(quarters - round(quarters)) > 4e-3:
+        if scale >= 1.2 and abs(quarters - round(quarters)) <= 4e-3:
+            period = MOST_PHASES // int(np.gcd(round(quarters), MOST_PHASES))
+            per_axis.append(list(range(period)))
+        elif spread and scale >= LEAST_SPREAD_SCALE:
+            per_axis.append(_spread_phases(scale))
+        else:
             return []
-        periods.append(MOST_PHASES // int(np.gcd(round(quarters), MOST_PHASES)))
-    return [(a, b) for b in range(periods[1]) for a in range(periods[0])]
+    return [(a, b) for b in per_axis[1] for a in per_axis[0]]
+
+
+#: Phases each way a scaling no whole number of quarters is drawn at (see :func:`nearest_phases`)
+#: and the least such scale (below it, a pixel is repeated too seldom to matter).
+SPREAD_PHASES = 4
+LEAST_SPREAD_SCALE = 1.05
+
+
+def _spread_phases(scale: float) -> list[int]:
+    """:data:`SPREAD_PHASES` source-pixel phases whose starts (``a * scale`` past a whole
+    pixel) lie nearest quarters of a pixel apart.
+
+    >>> _spread_phases(1.35), _spread_phases(1.1)
+    ([0, 1, 10, 5], [0, 2, 5, 7])
+    """
+    # Fewer phases than the smallest cell has pixels: a phase is a shift within one copy of
+    # the cell (repeated_tiling); the first of equally near ones.
+    starts = (np.arange(12) * scale) % 1.0
+    wanted = np.arange(SPREAD_PHASES) / SPREAD_PHASES
+    gap = np.abs(starts[None, :] - wanted[:, None])
+    return [int(a) for a in np.round(np.minimum(gap, 1 - gap), 6).argmin(axis=1)]
 
 
 def repeated_tiling(image: np.ndarray, sx: float, sy: float, phase: tuple[int, int]) -> np.ndarray:
