@@ -228,3 +228,19 @@ def test_bgra_frames_read_like_bgr(png, scale):
     assert (bgra_scores.chars == bgr_scores.chars).all()
     assert np.array_equal(bgra_scores.confidence, bgr_scores.confidence)
     assert read_frame(bgra, located).board == read_board(str((FIXTURES / png).with_suffix(".txt")))
+
+
+def test_a_grid_of_more_cells_than_one_remap_takes_is_sampled_whole():
+    """A seed grid of tiny cells over a big picture (GNOME at 300 %, 3600x3000) had more cells
+    than OpenCV's remap takes rows (32767): it raised instead of sampling them."""
+    from bot.reading.grid import Grid
+    from bot.reading.matching import sample_cells
+
+    skin = find_skin("winmine")
+    rng = np.random.default_rng(3)
+    frame = rng.integers(0, 256, (400, 400, 3), dtype=np.uint8)
+    grid = Grid(left=0.3, top=0.2, pitch_x=1.7, pitch_y=1.7, cols=200, rows=170)
+    cells = sample_cells(frame, grid, skin)
+    assert cells.shape[0] == 200 * 170
+    last = Grid(left=0.3 + 199 * 1.7, top=0.2 + 169 * 1.7, pitch_x=1.7, pitch_y=1.7, cols=1, rows=1)
+    assert np.array_equal(cells[-1], sample_cells(frame, last, skin)[0])

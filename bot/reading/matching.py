@@ -47,6 +47,10 @@ def cell_scale(grid: Grid, skin: Skin) -> tuple[float, float]:
     return px / skin.pitch_x, py / skin.pitch_y
 
 
+#: Most map rows (cells) one :func:`cv2.remap` takes (its limit is 32767).
+REMAP_ROWS = 32000
+
+
 def sample_cells(
     frame_bgr: np.ndarray,
     grid: Grid,
@@ -87,15 +91,17 @@ def sample_cells(
     channels = frame.shape[2]
     cells = out.reshape(n, bank.h * bank.w, 3)
     dst = cells if channels == 3 else state.scratch("bgra", (n, bank.h * bank.w, channels))
-    cv2.remap(
-        frame,
-        maps[0],
-        maps[1],  # type: ignore[arg-type]  # None (one map of points) is what OpenCV expects
-        cv2.INTER_LINEAR if maps[1] is not None else cv2.INTER_NEAREST,
-        dst=dst,
-        borderMode=cv2.BORDER_CONSTANT,
-        borderValue=(0, 0, 0, 0),
-    )
+    # OpenCV remaps at most SHRT_MAX rows at once (a grid of tiny cells over a big picture).
+    for i in range(0, n, REMAP_ROWS):
+        cv2.remap(
+            frame,
+            maps[0][i : i + REMAP_ROWS],
+            None if maps[1] is None else maps[1][i : i + REMAP_ROWS],  # type: ignore[arg-type]
+            cv2.INTER_LINEAR if maps[1] is not None else cv2.INTER_NEAREST,
+            dst=dst[i : i + REMAP_ROWS],
+            borderMode=cv2.BORDER_CONSTANT,
+            borderValue=(0, 0, 0, 0),
+        )
     if channels != 3:  # one SIMD pass, where a strided numpy copy costs several times more
         cv2.cvtColor(dst, cv2.COLOR_BGRA2BGR, dst=cells)
     return out
