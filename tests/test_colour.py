@@ -228,3 +228,21 @@ def test_a_brightened_black_is_learnt_from_the_pixels_that_show_it():
     frame = MILD["brightness+20"](cv2.imread(str(FIXTURES / f"{name}.png")))
     board = read_frame(frame, locate_board(frame), ReaderState()).board
     assert board == read_board(str(FIXTURES / f"{name}.txt"))
+
+
+@pytest.mark.parametrize("delta", [-25, -30])
+def test_another_game_darkened_is_not_read_as_a_game_it_passes_for(delta):
+    """sgt-mines' won beginner board 25-30 levels darker passed, as drawn, for a winmine board
+    (grey tiles, digits in the same colours): read so, a 4 came out as a 1. Through a curve,
+    sgt-mines' own images are far nearer its cells: refused, or read as sgt-mines."""
+    name = "sgt-mines/beginner-won"
+    frame = cv2.convertScaleAbs(cv2.imread(str(FIXTURES / f"{name}.png")), alpha=1, beta=delta)
+    try:
+        located = locate_board(frame)
+    except BoardNotFoundError as refused:
+        assert "sgt-mines" in str(refused)
+        return
+    assert located.skin.name == "sgt-mines"
+    assert read_frame(frame, located, ReaderState()).board == read_board(
+        str(FIXTURES / f"{name}.txt")
+    )

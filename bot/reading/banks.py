@@ -233,8 +233,8 @@ def nearest_phases(sx: float, sy: float, spread: bool = False) -> list[tuple[int
 
     >>> nearest_phases(2.0, 2.0), len(nearest_phases(1.25, 1.25)), nearest_phases(1.1, 1.1)
     ([(0, 0)], 16, [])
-    >>> len(nearest_phases(1.1, 1.35, spread=True))
-    16
+    >>> len(nearest_phases(1.35, 1.4, spread=True)), nearest_phases(1.1, 1.35, spread=True)
+    (16, [])
     """
     per_axis = []
     for scale in (sx, sy):
@@ -250,9 +250,10 @@ def nearest_phases(sx: float, sy: float, spread: bool = False) -> list[tuple[int
 
 
 #: Phases each way a scaling no whole number of quarters is drawn at (see :func:`nearest_phases`)
-#: and the least such scale (below it, a pixel is repeated too seldom to matter).
+#: and the least such scale, as for whole quarters (below it, a cell repeated at a phase
+#: passed for the flat see-through cells of a game drawing bigger cells itself, KMines').
 SPREAD_PHASES = 4
-LEAST_SPREAD_SCALE = 1.05
+LEAST_SPREAD_SCALE = 1.2
 
 
 def _spread_phases(scale: float) -> list[int]:

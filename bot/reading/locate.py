@@ -38,6 +38,7 @@ from bot.reading.recolour import (
     aligned_seeds,
     learn_curve,
     looks_recoloured,
+    nearer_recoloured,
     rough_curves,
     seed_grids,
     toned_skin,
@@ -85,7 +86,16 @@ def locate_board(frame_bgr: np.ndarray, skins: Sequence[Skin] | None = None) -> 
         raise BoardNotFoundError(
             f"no board found in the {frame.shape[1]}x{frame.shape[0]} picture (too small)"
         )
-    return refined_phase(frame, _locate_any(frame, skins))
+    located = _locate_any(frame, skins)
+    if located.tone is None:
+        others = [s for s in skins if s.name != located.skin.name]
+        nearer = nearer_recoloured(frame, located.grid, located.skin, others)
+        if nearer is not None:
+            raise BoardNotFoundError(
+                f"{_where(located)} reads as drawn, but its cells look far more like "
+                f"{nearer.name} cells in other colours: which game this is cannot be told"
+            )
+    return refined_phase(frame, located)
 
 
 def _locate_any(frame: np.ndarray, skins: Sequence[Skin]) -> Located:

@@ -258,3 +258,37 @@ def looks_recoloured(
         return False
     return all(float(classify_cells(frame, grid, other).distance.mean()) >= distance
                for other in others)  # fmt: skip
+
+
+#: How many times nearer another game's images through a curve must be than the found
+#: skin's for the board to be taken as that game's, recoloured: a board read as drawn whose
+#: cells are loose (mean distance over half the skin's tolerance) is compared so.
+NEARER_FACTOR = 2.0
+
+
+def nearer_recoloured(
+    frame: np.ndarray, grid: Grid, skin: Skin, others: Sequence[Skin]
+) -> Skin | None:
+    """The one of ``others`` whose images, through the tone curve learnt from the cells of
+    ``grid``, are :data:`NEARER_FACTOR` times nearer those cells than ``skin``'s (read through
+    its own curve, or as drawn); None when none is, or ``skin`` fits closely anyway.
+
+    A game's board in other colours can pass for another game's as drawn, each cell within the
+    tolerance: sgt-mines' won board 25-30 levels darker read as a winmine board (grey tiles,
+    digits in the same colours), a 4 taken for winmine's 1. Through a curve, sgt-mines' own
+    images are far nearer its cells."""
+    from bot.reading.classify import classify_cells
+
+    def distance(of: Skin) -> float | None:
+        scores = classify_cells(frame, grid, of, state=ReaderState(), adapt_tone=True)
+        return float(scores.distance.mean()) if scores.clear(of).all() else None
+
+    own = float(classify_cells(frame, grid, skin).distance.mean())
+    if own <= skin.tolerance / 2:
+        return None
+    own = min(own, distance(skin) or own)
+    for other in others:
+        theirs = distance(other)
+        if theirs is not None and theirs * NEARER_FACTOR < own:
+            return other
+    return None
