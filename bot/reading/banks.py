@@ -81,15 +81,17 @@ def template_bank(
     step = sample_step(skin) if step is None else step
     sx, sy = round(sx, 3), round(sy, 3)
     # Where a scaler repeating pixels draws nothing else, both banks are one (memoised once).
-    spread = not sharp and _fixed_pixels(skin)
-    repeated = (repeated or sharp) and bool(nearest_phases(sx, sy, spread))
+    repeated = (repeated or sharp) and bool(_repeat_phases(skin, sx, sy, sharp))
     return _template_bank(skin, sx, sy, step, repeated, sharp)
 
 
-def _fixed_pixels(skin: Skin) -> bool:
-    """Whether the game draws its cells at one size only (no ``drawn_sizes``, not grown with
-    its window): any other pitch is a desktop scaler's, which may repeat pixels at any scale."""
-    return not skin.scales_with_window and not skin.sizes
+def _repeat_phases(skin: Skin, sx: float, sy: float, sharp: bool) -> list[tuple[int, int]]:
+    """:func:`nearest_phases` of the skin's images at scale ``(sx, sy)``: spread over a pixel
+    at scales of no whole number of quarters only for a game that draws its cells at one size
+    (no ``drawn_sizes``, not grown with its window), whose every other pitch is a desktop
+    scaler's; never for the ``sharp`` bank, whose stretches must match exactly."""
+    fixed = not skin.scales_with_window and not skin.sizes
+    return nearest_phases(sx, sy, spread=fixed and not sharp)
 
 
 #: How many (skin, scale, step) template banks are memoised (the locator tries a few scales of
@@ -124,8 +126,7 @@ def _template_bank(
         images += skin.drawn_at(sx * skin.pitch_x, sy * skin.pitch_y)
     # A desktop scaler may repeat pixels instead of smoothing (edges kept sharp): the skin's
     # own images so stretched, at each phase a cell can have, are variants too.
-    spread = not sharp and _fixed_pixels(skin)
-    phases = nearest_phases(sx, sy, spread) if repeated and not exact else []
+    phases = _repeat_phases(skin, sx, sy, sharp) if repeated and not exact else []
     for k, (cls, image) in enumerate(images):
         if exact:
             inner = image[i : skin.pitch_y - i : step, i : skin.pitch_x - i : step]

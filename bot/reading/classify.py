@@ -93,7 +93,7 @@ def classify_cells(
     a little noise. ``found_through``: the curve the board was found through (a board located
     on a recoloured screen), tried when no curve learnt from the frame reads every cell.
     ``detail``: False scores cells without the cap on templates' detail pixels
-    (:func:`~bot.reading.matching.detail_cap`), for a search that needs a cell a pixel off to
+    (:func:`~bot.reading.detail.detail_cap`), for a search that needs a cell a pixel off to
     score nearly as well as one in place; never for reading.
     """
     state = ReaderState() if state is None else state

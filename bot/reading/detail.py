@@ -57,7 +57,8 @@ def detail_cap(far: np.ndarray, detail: np.ndarray, count: np.ndarray) -> np.nda
     """The most each comparison may score (``[M]``): the share of its template's detail pixels
     it matches where that is under :data:`DETAIL_FLOOR`, else 1 (also where the template has
     too few detail pixels to judge by, ``count`` 0). ``far`` ``[M, P]`` marks the pixels off
-    (0/1, :func:`far_pixel_map`), ``detail`` ``[M, P]`` the template's detail pixels (0/1).
+    (0/1, :func:`~bot.reading.matching.far_pixel_map`), ``detail`` ``[M, P]`` the template's
+    detail pixels (0/1).
 
     >>> far = np.array([[1, 1, 0, 0], [0, 0, 0, 1]], np.uint8)
     >>> detail = np.array([[1, 1, 1, 0], [1, 1, 1, 0]], np.uint8)

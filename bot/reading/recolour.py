@@ -283,10 +283,13 @@ def nearer_recoloured(
         scores = classify_cells(frame, grid, of, state=ReaderState(), adapt_tone=True)
         return float(scores.distance.mean()) if scores.clear(of).all() else None
 
-    own = float(classify_cells(frame, grid, skin).distance.mean())
+    drawn = classify_cells(frame, grid, skin)
+    own = float(drawn.distance.mean())
     if own <= skin.tolerance / 2:
         return None
-    own = min(own, distance(skin) or own)
+    if not drawn.clear(skin).all():  # else no curve is sought: the same reading again
+        through = distance(skin)
+        own = own if through is None else min(own, through)
     for other in others:
         theirs = distance(other)
         if theirs is not None and theirs * NEARER_FACTOR < own:
