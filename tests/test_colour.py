@@ -246,3 +246,26 @@ def test_another_game_darkened_is_not_read_as_a_game_it_passes_for(delta):
     assert read_frame(frame, located, ReaderState()).board == read_board(
         str(FIXTURES / f"{name}.txt")
     )
+
+
+def test_a_redrawn_games_board_read_as_drawn_is_not_compared_with_other_games(monkeypatch):
+    """GNOME Mines draws its cells anew at each size, so its images fit even its own clean cells
+    loosely (mean distance 6-14): the comparison with every other skin through a curve told
+    nothing there and cost each first read of its boards about 0.4 s. A clean GNOME board is
+    located without classifying it as any other skin."""
+    import bot.reading.classify as classify
+
+    frame = cv2.imread(str(FIXTURES / "gnome-mines/big-mid.png"))
+    seen: list[str] = []
+    original = classify.classify_cells
+
+    def counting(frame_bgr, grid, skin, *args, **kwargs):
+        seen.append(skin.name)
+        return original(frame_bgr, grid, skin, *args, **kwargs)
+
+    monkeypatch.setattr(classify, "classify_cells", counting)
+    located = locate_board(frame)
+    assert located.skin.name == "gnome-mines" and located.tone is None
+    board = read_frame(frame, located, ReaderState()).board
+    assert board == read_board(str(FIXTURES / "gnome-mines/big-mid.txt"))
+    assert set(seen) == {"gnome-mines"}

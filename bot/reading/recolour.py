@@ -276,8 +276,16 @@ def nearer_recoloured(
     A game's board in other colours can pass for another game's as drawn, each cell within the
     tolerance: sgt-mines' won board 25-30 levels darker read as a winmine board (grey tiles,
     digits in the same colours), a 4 taken for winmine's 1. Through a curve, sgt-mines' own
-    images are far nearer its cells."""
+    images are far nearer its cells.
+
+    A skin whose game draws its cells anew at each size (``scales_with_window``) is not
+    compared: its images stand in for cells drawn at other sizes and fit even its own cells
+    loosely (see :data:`MAX_REDRAWN_DISTANCE`), so looseness tells nothing there, and the
+    comparison would cost every first read of such a board several other skins' curves."""
     from bot.reading.classify import classify_cells
+
+    if skin.scales_with_window:
+        return None
 
     def distance(of: Skin) -> float | None:
         scores = classify_cells(frame, grid, of, state=ReaderState(), adapt_tone=True)
