@@ -268,4 +268,4 @@ def test_a_redrawn_games_board_read_as_drawn_is_not_compared_with_other_games(mo
     assert located.skin.name == "gnome-mines" and located.tone is None
     board = read_frame(frame, located, ReaderState()).board
     assert board == read_board(str(FIXTURES / "gnome-mines/big-mid.txt"))
-    assert set(seen) == {"gnome-mines"}
+    assert set(seen) <= {"gnome-mines"}, seen

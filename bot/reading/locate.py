@@ -297,11 +297,14 @@ def _sure_below_own_size(frame: np.ndarray, candidate: Candidate) -> bool:
     clearly as the reader reads it (its strictness, the frame's tone curve); True for every
     other candidate. There another game's cells at their own size can pass a sparse look: a
     winmine board 20 levels brighter passed for sgt-mines' 16 px tiles, and kept the screen's
-    colours from being looked at."""
+    colours from being looked at. Cells a pixel short of the skin's own are at its own size:
+    a game sharing out a window's spare pixels draws some cells a pixel narrower (GNOME Mines'
+    33 px cells at 32.7 px apart), and such a board needs no second look."""
     from bot.reading.classify import classify_cells
 
     located = candidate.located
-    if located.scale >= 1:
+    skin = located.skin
+    if located.scale >= 1 - 1 / max(skin.pitch_x, skin.pitch_y):
         return True
     scores = classify_cells(frame, located.grid, located.skin, adapt_tone=True)
     return bool(scores.clear(located.skin).all())  # the reader refuses any cell that is not
