@@ -40,6 +40,7 @@ if TYPE_CHECKING:
     from bot.reading.grid import Grid
 
 from bot.reading.banks import RANK_STEP, TemplateBank, sample_step, template_bank, tone_fit_banks
+from bot.reading.lossy import lossy_bank, noisy_bank, ycrcb
 from bot.reading.matching import (
     cell_scale,
     classify_changed_cells,
@@ -89,9 +90,10 @@ def classify_cells(
     (:mod:`bot.reading.tone`: brightness, gamma, a tint); the strict rules stay the same.
     With ``lossy`` (the locator's second look), cells that do not read clearly are read again
     with each template's edges allowed what lossy compression does to them
-    (:func:`_lossy_bank`); no tone curve, and flat areas keep the skin's own tolerance but for
-    a little noise. ``found_through``: the curve the board was found through (a board located
-    on a recoloured screen), tried when no curve learnt from the frame reads every cell.
+    (:func:`~bot.reading.lossy.lossy_bank`); no tone curve, and flat areas keep the skin's own
+    tolerance but for a little noise. ``found_through``: the curve the board was found through
+    (a board located on a recoloured screen), tried when no curve learnt from the frame reads
+    every cell.
     ``detail``: False scores cells without the cap on templates' detail pixels
     (:func:`~bot.reading.detail.detail_cap`), for a search that needs a cell a pixel off to
     score nearly as well as one in place; never for reading.
@@ -133,7 +135,7 @@ def classify_cells(
         # Smooth stretches only: a pixel-repeated one with its edges widened also passes for
         # a block of smaller cells (lines a pixel thin inside it).
         smooth = template_bank(skin, sx, sy, step, repeated=False)  # the same classes
-        win, conf, margin, distance = score_cells(_ycrcb(samples), _lossy_bank(smooth), state)
+        win, conf, margin, distance = score_cells(ycrcb(samples), lossy_bank(smooth), state)
         doubtful = (results[1] < skin.min_confidence) | (results[2] < skin.min_margin)
         widened = (win, conf, _noisy_margin(samples, smooth, skin, win, conf, margin), distance)
         # The widened reading where the drawn one is unclear, or the same class more surely
@@ -204,8 +206,8 @@ def _read_through_tones(
     """The cells read through the tone curve learnt from them (:func:`fit_tone`), from each
     of :data:`~bot.reading.tone.STARTS`; when no curve reads every cell clearly, read again
     with the tolerance widened by the frame's noise and each template's edges
-    (:func:`_noisy_bank`: lossy compression smears edges and colour), where a winner must
-    beat the runner-up by :data:`NOISY_MARGIN` more.
+    (:func:`~bot.reading.lossy.noisy_bank`: lossy compression smears edges and colour), where
+    a winner must beat the runner-up by :data:`NOISY_MARGIN` more.
 
     When two curves both read every cell clearly but differently, the frame is ambiguous:
     the cells they disagree on get a margin of 0 (refused). A curve that read every cell
@@ -232,9 +234,10 @@ def _read_through_tones(
         # As drawn only: noise (JPEG) leaves the colours where they were, and a curve fitted to
         # a frame it does not explain (greyscale) can make the widened tolerance pass glyphs
         # for others (a grey 2 for GNOME Mines' red 3).
-        noisy = _noisy_bank(samples, bank, skin, state)
+        best_drawn, sure = _assign(samples, bank.u8, bank, skin, state, False)
+        noisy = noisy_bank(samples, bank, skin, best_drawn, sure)
         if noisy is not None:
-            win, conf, margin, dist = score_cells(_ycrcb(samples), noisy, state)
+            win, conf, margin, dist = score_cells(ycrcb(samples), noisy, state)
             results = (win, conf, _noisy_margin(samples, bank, skin, win, conf, margin), dist)
             if not unclear(results):
                 clear.append((None, results))
@@ -298,127 +301,6 @@ def _noisy_margin(
         told = np.maximum(margin[narrow], skin.min_margin)
         adjusted[narrow] = np.where((telling >= TELLING_LEVEL) | nearer, told, adjusted[narrow])
     return adjusted
-
-
-#: The share of a clear cell's flat pixels that must lie within the widened tolerance: the
-#: frame's noise level is where that many of them are.
-NOISE_SHARE = 0.9
-
-
-#: Most noise (see :func:`_noisy_bank`) a frame read as drawn may show, in skin tolerances:
-#: JPEG at quality 50 and noise of sigma 8 stay within about one.
-MAX_NOISE_TOLERANCES = 2
-
-
-def _noisy_bank(
-    samples: np.ndarray, bank: TemplateBank, skin: Skin, state: ReaderState
-) -> TemplateBank | None:
-    """``bank`` in YCrCb (compare with :func:`_ycrcb` cells), each sample's tolerance widened
-    to the frame's noise level (measured on the flat parts of the cells sure of their class)
-    plus, within two pixels of the template's edges, half its local contrast in brightness
-    and in colour: a JPEG rings at edges and keeps colour at half resolution, so a thin
-    coloured stroke keeps its brightness but loses part of its colour (not all: a colour gone
-    altogether, as in greyscale, still does not match). Flat areas keep their colour (tiles
-    told apart by colour stay apart) but at the cell's edge (:func:`_chroma_ring`). None when
-    no cell is sure."""
-    best, sure = _assign(samples, bank.u8, bank, skin, state, False)
-    if not sure.any():
-        return None
-    k = len(bank.u8)
-    images = _ycrcb(bank.u8)
-    grad = _edge_contrast(images, bank.h, bank.w).reshape(k, -1, 3)
-    flat = (grad.max(axis=2) == 0) & bank.mask.reshape(-1, 3)[None, :, 0]
-    cells = _ycrcb(samples[sure]).reshape(int(sure.sum()), -1, 3).astype(np.int16)
-    drawn = images.reshape(k, -1, 3)[best[sure]].astype(np.int16)
-    off = np.abs(cells - drawn).max(axis=2)[flat[best[sure]]]
-    level = float(np.quantile(off, NOISE_SHARE)) if off.size else 0.0
-    if level > MAX_NOISE_TOLERANCES * skin.tolerance:
-        # Flat areas this far from the skin's colours are a screen's colours moved
-        # (contrast, a tint), not noise: widened that far, a 1 passed for GNOME's 2.
-        return None
-    widen = grad.astype(np.int16) // 2
-    tol = np.maximum(bank.tol.reshape(k, -1, 3).astype(np.int16), round(level)) + widen
-    tol[:, _chroma_ring(bank, skin), 1:] = 255
-    return _ycrcb_bank(bank, images, tol.reshape(k, -1))
-
-
-#: How far (pixels) into a cell JPEG's colour, kept at half resolution and smoothed back up,
-#: brings its neighbour's: a red exploded mine tints the top two rows of the grey 4 below.
-CHROMA_REACH = 2
-
-
-def _chroma_ring(bank: TemplateBank, skin: Skin) -> np.ndarray:
-    """Which of ``bank``'s samples (``[h * w]`` bool) lie within :data:`CHROMA_REACH` of the
-    cell's edge at the skin's own size (wider than needed at larger scales): in a noisy frame
-    their colour may be the neighbour's, and only their brightness is compared."""
-    step = sample_step(skin)
-    ys = skin.inset + np.arange(bank.h) * step
-    xs = skin.inset + np.arange(bank.w) * step
-    near_y = (ys < CHROMA_REACH) | (ys >= skin.pitch_y - CHROMA_REACH)
-    near_x = (xs < CHROMA_REACH) | (xs >= skin.pitch_x - CHROMA_REACH)
-    return (near_y[:, None] | near_x[None, :]).reshape(-1)
-
-
-#: JPEG's noise in a cell's flat areas (levels), allowed on top of the skin's tolerance by the
-#: locator's lossy look: at quality 85 it put a third of a sgt-mines board's flat cells past its
-#: tolerance of 8. More lets a flat window's colour pass for cells' (8 did for xdemineur's).
-LOSSY_NOISE = 3
-
-
-def _lossy_bank(bank: TemplateBank) -> TemplateBank:
-    """``bank`` in YCrCb (compare with :func:`_ycrcb` cells), each sample's tolerance widened,
-    within two pixels of the template's edges, by half its local contrast in that channel: JPEG
-    rings at edges, and keeps colour at half resolution, so a thin coloured stroke keeps its
-    brightness but loses part of its colour to its surroundings. Compared as brightness and
-    colour, a stroke's colour lost is not also counted as a loss of brightness (in BGR every
-    channel loses it). Flat areas keep the skin's tolerance but for JPEG's noise
-    (:data:`LOSSY_NOISE`), so a flat area of another colour (a window over the board) still
-    does not pass for a cell."""
-    k = len(bank.u8)
-    images = _ycrcb(bank.u8)
-    grad = _edge_contrast(images, bank.h, bank.w).astype(np.int16) // 2
-    # The skin's tolerance is in BGR levels; YCrCb's colour axes are about half as wide
-    # (Cr = 0.71 (R - Y), Cb = 0.56 (B - Y)), so theirs is halved.
-    base = bank.tol.astype(np.int16).reshape(k, -1, 3)
-    base[:, :, 1:] //= 2
-    return _ycrcb_bank(bank, images, base.reshape(k, -1) + grad + LOSSY_NOISE)
-
-
-def _ycrcb_bank(bank: TemplateBank, images: np.ndarray, tol: np.ndarray) -> TemplateBank:
-    """``bank`` with its images ``images`` (YCrCb, ``[K, D]``) and tolerance ``tol`` (any
-    integer type; masked samples keep 255)."""
-    tol = np.where(bank.tol == 255, 255, np.clip(tol, 0, 255)).astype(np.uint8)
-    u8 = images.reshape(len(images), -1)
-    f32 = np.ascontiguousarray(u8[:, ::RANK_STEP], dtype=np.float32)
-    # Widened at edges, the tolerance would let a flat patch pass for a bevel: detail pixels
-    # are judged by whether the cell is nearer the template than its commonest colour.
-    return replace(
-        bank, u8=u8, f32=np.ascontiguousarray(f32.T), sq=(f32 * f32).sum(axis=1), tol=tol,
-        tol_all=None, common=_ycrcb(bank.common), by_presence=True,
-    )  # fmt: skip
-
-
-def _edge_contrast(images: np.ndarray, h: int, w: int) -> np.ndarray:
-    """Each template's local contrast per channel within two pixels (a 5x5 morphological
-    gradient), for templates ``[K, h * w * 3]`` uint8; the same shape. 0 on flat areas."""
-    import cv2
-
-    k = len(images)
-    kernel = np.ones((5, 5), np.uint8)
-    stacked = images.reshape(k * h, w, 3)
-    grad = [cv2.morphologyEx(stacked[i * h : (i + 1) * h], cv2.MORPH_GRADIENT, kernel)
-            for i in range(k)]  # fmt: skip
-    return np.stack(grad).reshape(k, -1)
-
-
-def _ycrcb(cells: np.ndarray) -> np.ndarray:
-    """BGR cells ``[N, P * 3]`` uint8 as YCrCb (same shape)."""
-    import cv2
-
-    n, d = cells.shape
-    return cv2.cvtColor(
-        np.ascontiguousarray(cells).reshape(n, d // 3, 3), cv2.COLOR_BGR2YCrCb
-    ).reshape(n, d)
 
 
 #: A cell is sure of its class, for learning a tone curve, when the squared difference to its

@@ -1,0 +1,197 @@
+"""Models of what lossy pictures do to cells, as template banks to compare them with.
+
+A JPEG (or a noisy capture) moves every pixel a little, rings at edges, and keeps colour at
+half resolution and in 8x8 blocks: a thin coloured stroke keeps its brightness but loses part of
+its colour to its surroundings, and bleeds it into the flat pixels of its block. The banks here
+compare cells as brightness and colour (YCrCb) with each template's tolerance widened where
+that happens: :func:`lossy_bank` by fixed amounts (the locator's second look), and
+:func:`noisy_bank` by what the frame's own clear cells show (the reader's last look).
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+import numpy as np
+
+from bot.reading.banks import RANK_STEP, TemplateBank, sample_step
+from bot.reading.skins import Skin
+
+#: The share of a clear cell's flat pixels that must lie within the widened tolerance: the
+#: frame's noise level is where that many of them are.
+NOISE_SHARE = 0.9
+
+
+#: Most noise (see :func:`noisy_bank`) a frame read as drawn may show, in skin tolerances:
+#: JPEG at quality 50 and noise of sigma 8 stay within about one.
+MAX_NOISE_TOLERANCES = 2
+
+
+def noisy_bank(
+    samples: np.ndarray, bank: TemplateBank, skin: Skin, best: np.ndarray, sure: np.ndarray
+) -> TemplateBank | None:
+    """``bank`` in YCrCb (compare with :func:`ycrcb` cells), each sample's tolerance widened
+    to the frame's noise level plus, within two pixels of the template's edges, half its local
+    contrast in brightness and in colour: a JPEG rings at edges and keeps colour at half
+    resolution, so a thin coloured stroke keeps its brightness but loses part of its colour
+    (not all: a colour gone altogether, as in greyscale, still does not match). Flat areas keep
+    their colour (tiles told apart by colour stay apart) but at the cell's edge
+    (:func:`chroma_ring`). None when no cell is sure.
+
+    The noise level is measured on the flat parts of the cells ``sure`` of their nearest
+    template (``best``, an index into the bank), in brightness and in colour apart, and apart
+    again where a JPEG puts more of it (:func:`noise_zones`): next to a stroke in its 8x8
+    block, and along the cell's edge, where the neighbour's edges ring. Each zone is allowed at
+    least the level of the flat parts as a whole.
+    """
+    if not sure.any():
+        return None
+    k = len(bank.u8)
+    images = ycrcb(bank.u8)
+    grad = edge_contrast(images, bank.h, bank.w).reshape(k, -1, 3)
+    flat = (grad.max(axis=2) == 0) & bank.mask.reshape(-1, 3)[None, :, 0]
+    cells = ycrcb(samples[sure]).reshape(int(sure.sum()), -1, 3).astype(np.int16)
+    drawn = images.reshape(k, -1, 3)[best[sure]].astype(np.int16)
+    apart = np.abs(cells - drawn)
+    seen = flat[best[sure]]
+    off = apart.max(axis=2)[seen]
+    level = float(np.quantile(off, NOISE_SHARE)) if off.size else 0.0
+    most = MAX_NOISE_TOLERANCES * skin.tolerance
+    if level > most:
+        # Flat areas this far from the skin's colours are a screen's colours moved
+        # (contrast, a tint), not noise: widened that far, a 1 passed for GNOME's 2.
+        return None
+    step, ring = sample_step(skin), chroma_ring(bank, skin)
+    floor = np.empty((k, flat.shape[1], 3), np.int16)
+    for channels in (slice(0, 1), slice(1, 3)):
+        # Brightness rings near edges in brightness, colour bleeds near coloured strokes.
+        smooth = grad[:, :, channels].max(axis=2) == 0
+        zones = noise_zones(smooth, bank.h, bank.w, step, ring)
+        zone_of = zones[best[sure]]
+        levels = np.full(ZONES, level)
+        for zone in range(1, ZONES):
+            here = seen & (zone_of == zone)
+            if here.sum() >= MIN_ZONE_PIXELS:
+                found = np.quantile(apart[here][:, channels].max(axis=1), ZONE_SHARE)
+                levels[zone] = np.clip(found, level, most)
+        floor[:, :, channels] = np.rint(levels[zones]).astype(np.int16)[:, :, None]
+    widen = grad.astype(np.int16) // 2
+    tol = np.maximum(bank.tol.reshape(k, -1, 3).astype(np.int16), floor) + widen
+    tol[:, ring, 1:] = 255
+    return ycrcb_bank(bank, images, tol.reshape(k, -1))
+
+
+#: Zones of a template's pixels by how much noise a JPEG puts there (see :func:`noise_zones`).
+ZONES = 3
+#: How far (pixels) from a stroke a JPEG's ringing and the stroke's colour reach in flat
+#: pixels: its 8x8 block (colour kept in 16x16 blocks, at half resolution).
+BLEED_REACH = 8
+#: Fewest flat pixels of the frame's sure cells a zone needs for its own noise level.
+MIN_ZONE_PIXELS = 200
+#: The share of a zone's flat pixels within its noise level: a cell is read at a tenth of its
+#: pixels off, and the pixels of a zone crowd in part of it (round a stroke, along an edge).
+ZONE_SHARE = 0.98
+
+
+def noise_zones(flat: np.ndarray, h: int, w: int, step: int, ring: np.ndarray) -> np.ndarray:
+    """Each template sample (``flat``: ``[K, h * w]``, whether each of ``K`` templates is flat
+    there; samples ``step`` pixels apart) by zone: 2 on the ``ring`` (``[h * w]``: along the
+    cell's edge, where the neighbour's edges ring), else 1 within :data:`BLEED_REACH` pixels
+    of a sample that is not flat (a stroke, a bevel), else 0.
+
+    >>> flat = np.ones((1, 36), bool)
+    >>> flat[0, 14] = False  # a stroke at (2, 2)
+    >>> ring = np.zeros((6, 6), bool)
+    >>> ring[:, 5] = True
+    >>> noise_zones(flat, 6, 6, 5, ring.reshape(-1)).reshape(6, 6)[2].tolist()
+    [0, 1, 1, 1, 0, 2]
+    """
+    import cv2
+
+    zones = np.zeros(flat.shape, np.intp)
+    for i, row in enumerate(flat):
+        if row.all():
+            continue
+        distance = cv2.distanceTransform(row.reshape(h, w).astype(np.uint8), cv2.DIST_L2, 3)
+        zones[i] = (distance * step <= BLEED_REACH).reshape(-1)
+    zones[:, ring] = 2
+    return zones
+
+
+#: How far (pixels) into a cell JPEG's colour, kept at half resolution and smoothed back up,
+#: brings its neighbour's: a red exploded mine tints the top two rows of the grey 4 below.
+CHROMA_REACH = 2
+
+
+def chroma_ring(bank: TemplateBank, skin: Skin) -> np.ndarray:
+    """Which of ``bank``'s samples (``[h * w]`` bool) lie within :data:`CHROMA_REACH` of the
+    cell's edge at the skin's own size (wider than needed at larger scales): in a noisy frame
+    their colour may be the neighbour's, and only their brightness is compared."""
+    step = sample_step(skin)
+    ys = skin.inset + np.arange(bank.h) * step
+    xs = skin.inset + np.arange(bank.w) * step
+    near_y = (ys < CHROMA_REACH) | (ys >= skin.pitch_y - CHROMA_REACH)
+    near_x = (xs < CHROMA_REACH) | (xs >= skin.pitch_x - CHROMA_REACH)
+    return (near_y[:, None] | near_x[None, :]).reshape(-1)
+
+
+#: JPEG's noise in a cell's flat areas (levels), allowed on top of the skin's tolerance by the
+#: locator's lossy look: at quality 85 it put a third of a sgt-mines board's flat cells past its
+#: tolerance of 8. More lets a flat window's colour pass for cells' (8 did for xdemineur's).
+LOSSY_NOISE = 3
+
+
+def lossy_bank(bank: TemplateBank) -> TemplateBank:
+    """``bank`` in YCrCb (compare with :func:`ycrcb` cells), each sample's tolerance widened,
+    within two pixels of the template's edges, by half its local contrast in that channel: JPEG
+    rings at edges, and keeps colour at half resolution, so a thin coloured stroke keeps its
+    brightness but loses part of its colour to its surroundings. Compared as brightness and
+    colour, a stroke's colour lost is not also counted as a loss of brightness (in BGR every
+    channel loses it). Flat areas keep the skin's tolerance but for JPEG's noise
+    (:data:`LOSSY_NOISE`), so a flat area of another colour (a window over the board) still
+    does not pass for a cell."""
+    k = len(bank.u8)
+    images = ycrcb(bank.u8)
+    grad = edge_contrast(images, bank.h, bank.w).astype(np.int16) // 2
+    # The skin's tolerance is in BGR levels; YCrCb's colour axes are about half as wide
+    # (Cr = 0.71 (R - Y), Cb = 0.56 (B - Y)), so theirs is halved.
+    base = bank.tol.astype(np.int16).reshape(k, -1, 3)
+    base[:, :, 1:] //= 2
+    return ycrcb_bank(bank, images, base.reshape(k, -1) + grad + LOSSY_NOISE)
+
+
+def ycrcb_bank(bank: TemplateBank, images: np.ndarray, tol: np.ndarray) -> TemplateBank:
+    """``bank`` with its images ``images`` (YCrCb, ``[K, D]``) and tolerance ``tol`` (any
+    integer type; masked samples keep 255)."""
+    tol = np.where(bank.tol == 255, 255, np.clip(tol, 0, 255)).astype(np.uint8)
+    u8 = images.reshape(len(images), -1)
+    f32 = np.ascontiguousarray(u8[:, ::RANK_STEP], dtype=np.float32)
+    # Widened at edges, the tolerance would let a flat patch pass for a bevel: detail pixels
+    # are judged by whether the cell is nearer the template than its commonest colour.
+    return replace(
+        bank, u8=u8, f32=np.ascontiguousarray(f32.T), sq=(f32 * f32).sum(axis=1), tol=tol,
+        tol_all=None, common=ycrcb(bank.common), by_presence=True,
+    )  # fmt: skip
+
+
+def edge_contrast(images: np.ndarray, h: int, w: int) -> np.ndarray:
+    """Each template's local contrast per channel within two pixels (a 5x5 morphological
+    gradient), for templates ``[K, h * w * 3]`` uint8; the same shape. 0 on flat areas."""
+    import cv2
+
+    k = len(images)
+    kernel = np.ones((5, 5), np.uint8)
+    stacked = images.reshape(k * h, w, 3)
+    grad = [cv2.morphologyEx(stacked[i * h : (i + 1) * h], cv2.MORPH_GRADIENT, kernel)
+            for i in range(k)]  # fmt: skip
+    return np.stack(grad).reshape(k, -1)
+
+
+def ycrcb(cells: np.ndarray) -> np.ndarray:
+    """BGR cells ``[N, P * 3]`` uint8 as YCrCb (same shape)."""
+    import cv2
+
+    n, d = cells.shape
+    return cv2.cvtColor(
+        np.ascontiguousarray(cells).reshape(n, d // 3, 3), cv2.COLOR_BGR2YCrCb
+    ).reshape(n, d)
