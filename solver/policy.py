@@ -110,8 +110,9 @@ PROGRESS_CELLS = 1
 TWO_STEP_MARGIN = -1.0
 #: ... at most this many of them, the best first ...
 TWO_STEP_TOP = 3
-#: ... and only while at most this many cells are covered (smaller positions count fast).
-TWO_STEP_COVERED = 120
+#: ... and only while at most this share of the board's cells is covered (late in the game,
+#: where positions count fast: 120 cells on expert).
+TWO_STEP_SHARE = 0.25
 
 
 def best_guess(
@@ -132,8 +133,8 @@ def best_guess(
     progress: ``(1 - p(c)) * sum_v P(v | c safe) * s(v)``, where ``s(v)`` is
     ``1 + PROGRESS_BONUS`` if the position after ``v`` has a safe cell, else
     ``1 - min p after v``. With :data:`TWO_STEP_MARGIN` set (off by default), a close call (the
-    candidates within that margin of the best score, on a board with at most
-    :data:`TWO_STEP_COVERED` covered cells) is decided one move deeper (:func:`two_step_safety`).
+    candidates within that margin of the best score, once at most :data:`TWO_STEP_SHARE` of the
+    cells are covered) is decided one move deeper (:func:`two_step_safety`).
 
     Candidates: the frontier cells least likely to be mines, and, when cells away from the
     numbers are about as safe, the ones with the fewest covered neighbours (likeliest zeros) and
@@ -168,7 +169,7 @@ def best_guess(
             (j for j, s in scores.items() if s >= top - TWO_STEP_MARGIN - TIE),
             key=lambda j: -scores[j],
         )[:TWO_STEP_TOP]
-        if covered <= TWO_STEP_COVERED and len(close) > 1:
+        if covered <= TWO_STEP_SHARE * len(cells) and len(close) > 1:
             scores = {
                 j: (1.0 - probability[j]) * two_step_safety(cells, width, height, mines, j, outlook)
                 for j in close

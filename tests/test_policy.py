@@ -286,7 +286,7 @@ def test_two_step_is_off_by_default_and_changes_only_close_calls(monkeypatch):
     from tests.test_lookahead import expert_positions
 
     assert policy.TWO_STEP_MARGIN < 0  # today's play until a paired run says otherwise
-    monkeypatch.setattr(policy, "TWO_STEP_COVERED", 480)
+    monkeypatch.setattr(policy, "TWO_STEP_SHARE", 1.0)
     for cells in expert_positions(6, seed=150):
         outlook, counted = frontier.survey(cells, 30, 16, 99)
         base = policy.best_guess(cells, 30, 16, 99, outlook, random.Random(5), counted)
