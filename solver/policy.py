@@ -106,8 +106,10 @@ LOOKAHEAD_MARGIN = 0.15
 #: at 1 (today's play) any progress earns the whole bonus.
 PROGRESS_CELLS = 1
 #: Two-step look-ahead (:func:`two_step_safety`) for the candidates whose one-step score is
-#: within this of the best (a close call); a negative margin turns it off.
-TWO_STEP_MARGIN = -1.0
+#: within this of the best (a close call); a negative margin turns it off. Paired against it
+#: off, expert classic corner, 32,000 games (seeds 31, 32, 33): won by it only 88, by the
+#: one-step only 50 (sign test p = 0.0015), 40.52 -> 40.63 %, CPU per game x1.13.
+TWO_STEP_MARGIN = 0.02
 #: ... at most this many of them, the best first ...
 TWO_STEP_TOP = 3
 #: ... and only while at most this share of the board's cells is covered (late in the game,
@@ -132,9 +134,9 @@ def best_guess(
     cell maximises the chance to survive this guess and the next one, with a small premium for
     progress: ``(1 - p(c)) * sum_v P(v | c safe) * s(v)``, where ``s(v)`` is
     ``1 + PROGRESS_BONUS`` if the position after ``v`` has a safe cell, else
-    ``1 - min p after v``. With :data:`TWO_STEP_MARGIN` set (off by default), a close call (the
-    candidates within that margin of the best score, once at most :data:`TWO_STEP_SHARE` of the
-    cells are covered) is decided one move deeper (:func:`two_step_safety`).
+    ``1 - min p after v``. A close call (the candidates within :data:`TWO_STEP_MARGIN` of the
+    best score, once at most :data:`TWO_STEP_SHARE` of the cells are covered) is decided one move
+    deeper (:func:`two_step_safety`).
 
     Candidates: the frontier cells least likely to be mines, and, when cells away from the
     numbers are about as safe, the ones with the fewest covered neighbours (likeliest zeros) and

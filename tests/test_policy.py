@@ -281,14 +281,14 @@ def test_two_step_safety_is_the_brute_force_expectation():
     assert checked > 30
 
 
-def test_two_step_is_off_by_default_and_changes_only_close_calls(monkeypatch):
+def test_two_step_at_margin_zero_only_breaks_ties(monkeypatch):
     import solver.policy as policy
     from tests.test_lookahead import expert_positions
 
-    assert policy.TWO_STEP_MARGIN < 0  # today's play until a paired run says otherwise
     monkeypatch.setattr(policy, "TWO_STEP_SHARE", 1.0)
     for cells in expert_positions(6, seed=150):
         outlook, counted = frontier.survey(cells, 30, 16, 99)
+        monkeypatch.setattr(policy, "TWO_STEP_MARGIN", -1.0)
         base = policy.best_guess(cells, 30, 16, 99, outlook, random.Random(5), counted)
         monkeypatch.setattr(policy, "TWO_STEP_MARGIN", 0.0)
         tied = policy.best_guess(cells, 30, 16, 99, outlook, random.Random(5), counted)
