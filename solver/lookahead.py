@@ -50,14 +50,12 @@ class Trial:
     cell is safe in every layout. ``lowest`` is the lowest mine probability among the covered
     cells other than those settled as mines before the reveal (None when none is left).
     ``probabilities`` (only when asked for) maps every covered cell to its exact probability.
-    ``safe`` counts the covered cells safe in every layout.
     """
 
     solutions: int
     has_safe: bool = False
     lowest: Fraction | None = None
     probabilities: dict[int, Fraction] | None = None
-    safe: int = 0
 
 
 @dataclass(frozen=True)
@@ -271,7 +269,7 @@ class Lookahead:
         suffix = [[1]] * (len(totals) + 1)
         for i in range(len(totals) - 1, -1, -1):
             suffix[i] = poly_mul(totals[i], suffix[i + 1])
-        safe = sum(k != j for k in self._forced_safe)
+        has_safe = any(k != j for k in self._forced_safe)
         best_mass, best_size = -1, 1
         exact: dict[int, Fraction] | None = {} if want_all else None
         for i, part in enumerate(parts):
@@ -282,9 +280,9 @@ class Lookahead:
             ]
             for weighted, cells, counts in part.groups:
                 mass = sum(e * w for e, w in zip(weighted, weight, strict=False) if e)
-                size = len(cells)
                 if mass == 0:
-                    safe += size
+                    has_safe = True
+                size = len(cells)
                 if counts and (best_mass < 0 or mass * best_size < best_mass * size):
                     best_mass, best_size = mass, size
                 if exact is not None:
@@ -297,7 +295,7 @@ class Lookahead:
                 if e
             )
             if mass == 0:
-                safe += n_out
+                has_safe = True
             if prep.outside[0] not in self._settled and (
                 best_mass < 0 or mass * best_size < best_mass * n_out
             ):
@@ -315,4 +313,4 @@ class Lookahead:
         elif best_mass < 0 and any(k not in self._settled for k in forced):
             best_mass, best_size = solutions, 1
         lowest = Fraction(best_mass, solutions * best_size) if best_mass >= 0 else None
-        return Trial(solutions, safe > 0, lowest, exact, safe)
+        return Trial(solutions, has_safe, lowest, exact)

@@ -102,9 +102,6 @@ LOOKAHEAD_TOUCHING = 4
 PROGRESS_BONUS = 0.1
 #: Cells more likely to be mines than the safest one by more than this are not considered.
 LOOKAHEAD_MARGIN = 0.15
-#: A reveal leaving ``n`` safe cells earns ``PROGRESS_BONUS * min(1, n / PROGRESS_CELLS)``:
-#: at 1 (today's play) any progress earns the whole bonus.
-PROGRESS_CELLS = 1
 #: Two-step look-ahead (:func:`two_step_safety`) for the candidates whose one-step score is
 #: within this of the best (a close call); a negative margin turns it off. Paired against it
 #: off, expert classic corner, 32,000 games (seeds 31, 32, 33): won by it only 88, by the
@@ -247,7 +244,7 @@ def next_move_safety(
             with contextlib.suppress(NotExact):  # too large: analysed from scratch below
                 outcome = ahead.reveal(j, v)
         if outcome is not None:
-            solutions, safe_cells = outcome.solutions, outcome.safe
+            solutions, has_safe = outcome.solutions, outcome.has_safe
             lowest = None if outcome.lowest is None else float(outcome.lowest)
         else:
             trial[j] = str(v)
@@ -255,12 +252,12 @@ def next_move_safety(
                 after = frontier.analyse(trial, width, height, mines)
             except ContradictionError:
                 continue
-            solutions, safe_cells = after.solutions, len(after.safe)
+            solutions, has_safe = after.solutions, bool(after.safe)
             lowest = min(after.probability.values()) if after.probability else None
         if solutions == 0:
             continue
-        if safe_cells:
-            safety = 1.0 + PROGRESS_BONUS * min(1.0, safe_cells / PROGRESS_CELLS)
+        if has_safe:
+            safety = 1.0 + PROGRESS_BONUS
         elif lowest is not None:
             safety = 1.0 - lowest
         else:
