@@ -11,6 +11,7 @@ import random
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from solver import policy
 from solver.board import Board, neighbour_table
 from solver.constraints import board_constraints
 from solver.errors import ContradictionError
@@ -189,8 +190,10 @@ def test_best_guess_is_the_same_with_and_without_reuse():
         assert reused == fresh
 
 
-def test_cutting_candidates_never_changes_the_choice():
-    # Every candidate counted, in list order: the choice best_guess made before it cut any.
+def test_cutting_candidates_never_changes_the_choice(monkeypatch):
+    # Every candidate counted, in list order: the choice best_guess made before it cut any
+    # (one move ahead: close calls decided two moves ahead are tested in test_policy).
+    monkeypatch.setattr(policy, "TWO_STEP_MARGIN", -1.0)
     for cells in expert_positions(20, seed=130):
         outlook, counted = survey(cells, 30, 16, 99)
         chosen = best_guess(cells, 30, 16, 99, outlook, random.Random(5), counted)

@@ -6,10 +6,12 @@ import random
 
 import pytest
 
-from solver.board import Board
+from solver import frontier
+from solver.board import Board, neighbour_table
 from solver.errors import ContradictionError, MinebotError
 from solver.frontier import analyse
 from solver.game import Game
+from solver.lookahead import Lookahead
 from solver.moves import Move, choose_move
 from solver.policy import STRATEGIES, forced_guess, plan, plan_moves
 from tests.bruteforce import enumerate_probabilities
@@ -204,3 +206,99 @@ def test_a_5050_that_a_number_may_settle_is_left_for_later():
     assert out.probability[0] == out.probability[9] == 0.5
     assert forced_guess(list(board.flat()), 9, 4, 8, out) is None
     assert plan_moves(board, 8, "best", random.Random(0))[-1].p_mine < 0.5
+
+
+def brute_next_safety(cells: list[str], width: int, height: int, mines: int, j: int) -> float:
+    """What opening ``j`` (given safe) is worth a move later, every layout listed: the number's
+    chance times 1 + PROGRESS_BONUS if a cell is then safe, else 1 - the lowest probability."""
+    from solver.policy import PROGRESS_BONUS
+
+    weights = []
+    for v in range(len(neighbour_table(width, height)[j]) + 1):
+        trial = list(cells)
+        trial[j] = str(v)
+        layouts, p = enumerate_probabilities(Board.from_cells(trial, width, height), mines)
+        if not layouts:
+            continue
+        if any(q == 0 for q in p.values()):
+            safety = 1.0 + PROGRESS_BONUS
+        else:
+            safety = 1.0 - float(min(p.values())) if p else 1.0
+        weights.append((layouts, safety))
+    total = sum(w for w, _s in weights)
+    return sum(w * s for w, s in weights) / total
+
+
+def brute_two_step(cells: list[str], width: int, height: int, mines: int, j: int) -> float:
+    """:func:`solver.policy.two_step_safety` by listing layouts: a number that leaves no safe
+    cell is worth the best (1 - p(c)) * brute_next_safety(c) of the position after it, over the
+    cells the look-ahead would try there."""
+    from solver.policy import PROGRESS_BONUS, lookahead_candidates
+
+    weights = []
+    for v in range(len(neighbour_table(width, height)[j]) + 1):
+        trial = list(cells)
+        trial[j] = str(v)
+        layouts, p = enumerate_probabilities(Board.from_cells(trial, width, height), mines)
+        if not layouts:
+            continue
+        for (x, y), q in p.items():
+            if q == 1:
+                trial[y * width + x] = "F"
+        if any(q == 0 for q in p.values()):
+            safety = 1.0 + PROGRESS_BONUS
+        elif all(q == 1 for q in p.values()):
+            safety = 1.0
+        else:
+            outlook = analyse(trial, width, height, mines)
+            candidates = lookahead_candidates(trial, width, height, outlook, random.Random(0))
+            safety = max(
+                (1 - float(p[(c % width, c // width)]))
+                * brute_next_safety(trial, width, height, mines, c)
+                for c in candidates
+            )
+        weights.append((layouts, safety))
+    total = sum(w for w, _s in weights)
+    return sum(w * s for w, s in weights) / total
+
+
+def test_two_step_safety_is_the_brute_force_expectation():
+    from solver.policy import two_step_safety
+
+    checked = 0
+    for game, mines in game_positions(80, seed=30):
+        board = game.board
+        cells = list(game.cells)
+        outlook = analyse(cells, board.width, board.height, mines)
+        if outlook.safe or len(outlook.probability) > 12:
+            continue
+        for j, p in outlook.probability.items():
+            if p < 1.0:
+                got = two_step_safety(cells, board.width, board.height, mines, j, outlook)
+                want = brute_two_step(cells, board.width, board.height, mines, j)
+                assert got == pytest.approx(want, abs=1e-9)
+                checked += 1
+    assert checked > 30
+
+
+def test_two_step_at_margin_zero_only_breaks_ties(monkeypatch):
+    import solver.policy as policy
+    from tests.test_lookahead import expert_positions
+
+    monkeypatch.setattr(policy, "TWO_STEP_SHARE", 1.0)
+    for cells in expert_positions(6, seed=150):
+        outlook, counted = frontier.survey(cells, 30, 16, 99)
+        monkeypatch.setattr(policy, "TWO_STEP_MARGIN", -1.0)
+        base = policy.best_guess(cells, 30, 16, 99, outlook, random.Random(5), counted)
+        monkeypatch.setattr(policy, "TWO_STEP_MARGIN", 0.0)
+        tied = policy.best_guess(cells, 30, 16, 99, outlook, random.Random(5), counted)
+        monkeypatch.setattr(policy, "TWO_STEP_MARGIN", -1.0)
+        # A margin of 0 re-scores only exact ties: the choice keeps the best one-step score.
+        ahead = Lookahead(cells, 30, 16, counted.constraints, counted.counts, outlook.mines)
+
+        scores = [
+            (1 - outlook.probability[j])
+            * policy.next_move_safety(cells, 30, 16, 99, j, outlook, ahead)
+            for j in (base, tied)
+        ]
+        assert scores[1] == pytest.approx(scores[0], abs=1e-9)
