@@ -146,21 +146,7 @@ def best_guess(
     candidates = lookahead_candidates(cells, width, height, outlook, rng)
     if len(candidates) == 1:
         return candidates[0]
-    ahead = None
-    if counted is not None and all(c.exact for c in counted.counts):
-        ahead = Lookahead(
-            cells, width, height, counted.constraints, counted.counts, settled=outlook.mines
-        )
-    # A candidate scores at most (1 - p) * (1 + PROGRESS_BONUS). Counting the likeliest winners
-    # first, the rest are cut once even that bound falls clearly below the best score found;
-    # a cut cell could not have changed the choice below, which goes in list order as before.
-    scores: dict[int, float] = {}
-    for j in sorted(candidates, key=lambda j: probability[j]):
-        bound = (1.0 - probability[j]) * (1.0 + PROGRESS_BONUS) + _SLACK
-        if scores and bound < max(scores.values()) - 2 * TIE:
-            break
-        safety = next_move_safety(cells, width, height, mines, j, outlook, ahead)
-        scores[j] = (1.0 - probability[j]) * safety
+    scores = _one_step_scores(cells, width, height, mines, candidates, outlook, counted)
     if TWO_STEP_MARGIN >= 0 and len(scores) > 1:
         covered = sum(ch in ".?" for ch in cells)
         top = max(scores.values())
@@ -183,6 +169,62 @@ def best_guess(
 
 #: Float rounding in a score's sum, kept out of the bound that cuts candidates.
 _SLACK = 1e-9
+
+
+def _one_step_scores(
+    cells: list[str],
+    width: int,
+    height: int,
+    mines: int,
+    candidates: list[int],
+    outlook: frontier.Outlook,
+    counted: frontier.Counted | None,
+) -> dict[int, float]:
+    """``(1 - p(c)) * next_move_safety(c)`` of the ``candidates`` worth counting.
+
+    A candidate scores at most ``(1 - p) * (1 + PROGRESS_BONUS)``. Counting the likeliest
+    winners first, the rest are cut once even that bound falls clearly below the best score
+    found: a cut cell could not have been chosen. ``counted``, what the analysis behind
+    ``outlook`` counted, lets each trial recount only the components the candidate touches.
+    """
+    probability = outlook.probability
+    ahead = None
+    if counted is not None and all(c.exact for c in counted.counts):
+        ahead = Lookahead(
+            cells, width, height, counted.constraints, counted.counts, settled=outlook.mines
+        )
+    scores: dict[int, float] = {}
+    for j in sorted(candidates, key=lambda j: probability[j]):
+        bound = (1.0 - probability[j]) * (1.0 + PROGRESS_BONUS) + _SLACK
+        if scores and bound < max(scores.values()) - 2 * TIE:
+            break
+        safety = next_move_safety(cells, width, height, mines, j, outlook, ahead)
+        scores[j] = (1.0 - probability[j]) * safety
+    return scores
+
+
+def _reveal(
+    cells: Sequence[str], width: int, height: int, j: int, outlook: frontier.Outlook
+) -> tuple[list[str], range]:
+    """The board to write ``j``'s number into (the mines ``outlook`` settled flagged) and the
+    numbers ``j`` may show."""
+    from solver.board import neighbour_table
+
+    around = neighbour_table(width, height)[j]
+    known = sum(cells[k] in "F*X" or k in outlook.mines for k in around)
+    open_around = sum(cells[k] in ".?" and k not in outlook.mines for k in around)
+    trial = list(cells)
+    for k in outlook.mines:
+        trial[k] = "F"
+    return trial, range(known, known + open_around + 1)
+
+
+def _weighted_mean(weights: list[tuple[int, float]]) -> float:
+    """The mean of the values of ``(weight, value)`` pairs by weight; 0 without weight."""
+    total = sum(w for w, _s in weights)
+    if not total:
+        return 0.0
+    return sum(w / total * s for w, s in weights)
 
 
 def lookahead_candidates(
@@ -229,16 +271,9 @@ def next_move_safety(
     ahead: Lookahead | None = None,
 ) -> float:
     """Chance to survive the move after opening ``j``, given ``j`` is safe."""
-    from solver.board import neighbour_table
-
-    around = neighbour_table(width, height)[j]
-    known = sum(cells[k] in "F*X" or k in outlook.mines for k in around)
-    open_around = sum(cells[k] in ".?" and k not in outlook.mines for k in around)
-    trial = list(cells)
-    for k in outlook.mines:
-        trial[k] = "F"
+    trial, numbers = _reveal(cells, width, height, j, outlook)
     weights: list[tuple[int, float]] = []
-    for v in range(known, known + open_around + 1):
+    for v in numbers:
         outcome = None
         if ahead is not None:
             with contextlib.suppress(NotExact):  # too large: analysed from scratch below
@@ -263,10 +298,7 @@ def next_move_safety(
         else:
             safety = 1.0  # nothing covered left: the game is won
         weights.append((solutions, safety))
-    total = sum(w for w, _s in weights)
-    if not total:
-        return 0.0
-    return sum(w / total * s for w, s in weights)
+    return _weighted_mean(weights)
 
 
 def two_step_safety(
@@ -280,16 +312,9 @@ def two_step_safety(
     :func:`lookahead_candidates`): the chance to survive the next guess and the one after it,
     where :func:`next_move_safety` counts only the next.
     """
-    from solver.board import neighbour_table
-
-    around = neighbour_table(width, height)[j]
-    known = sum(cells[k] in "F*X" or k in outlook.mines for k in around)
-    open_around = sum(cells[k] in ".?" and k not in outlook.mines for k in around)
-    trial = list(cells)
-    for k in outlook.mines:
-        trial[k] = "F"
+    trial, numbers = _reveal(cells, width, height, j, outlook)
     weights: list[tuple[int, float]] = []
-    for v in range(known, known + open_around + 1):
+    for v in numbers:
         trial[j] = str(v)
         try:
             after, counted = frontier.survey(trial, width, height, mines)
@@ -306,10 +331,7 @@ def two_step_safety(
             else:
                 safety = _one_step_value(trial, width, height, mines, after, counted)
         weights.append((after.solutions, safety))
-    total = sum(w for w, _s in weights)
-    if not total:
-        return 0.0
-    return sum(w / total * s for w, s in weights)
+    return _weighted_mean(weights)
 
 
 def _one_step_value(
@@ -321,21 +343,10 @@ def _one_step_value(
     counted: frontier.Counted | None,
 ) -> float:
     """The best one-step score of a position: ``max_c (1 - p(c)) * next_move_safety(c)``."""
-    probability = outlook.probability
     # A fixed generator: the candidates' order must not draw on the game's own.
     candidates = lookahead_candidates(cells, width, height, outlook, random.Random(0))
-    ahead = None
-    if counted is not None and all(c.exact for c in counted.counts):
-        ahead = Lookahead(
-            cells, width, height, counted.constraints, counted.counts, settled=outlook.mines
-        )
-    best = 0.0
-    for j in sorted(candidates, key=lambda j: probability[j]):
-        if (1.0 - probability[j]) * (1.0 + PROGRESS_BONUS) + _SLACK < best:
-            break
-        safety = next_move_safety(cells, width, height, mines, j, outlook, ahead)
-        best = max(best, (1.0 - probability[j]) * safety)
-    return best
+    scores = _one_step_scores(cells, width, height, mines, candidates, outlook, counted)
+    return max(scores.values(), default=0.0)
 
 
 def endgame_guess(

@@ -214,12 +214,7 @@ def brute_next_safety(cells: list[str], width: int, height: int, mines: int, j: 
     from solver.policy import PROGRESS_BONUS
 
     weights = []
-    for v in range(len(neighbour_table(width, height)[j]) + 1):
-        trial = list(cells)
-        trial[j] = str(v)
-        layouts, p = enumerate_probabilities(Board.from_cells(trial, width, height), mines)
-        if not layouts:
-            continue
+    for _trial, layouts, p in _numbers(cells, width, height, mines, j):
         if any(q == 0 for q in p.values()):
             safety = 1.0 + PROGRESS_BONUS
         else:
@@ -229,6 +224,17 @@ def brute_next_safety(cells: list[str], width: int, height: int, mines: int, j: 
     return sum(w * s for w, s in weights) / total
 
 
+def _numbers(cells: list[str], width: int, height: int, mines: int, j: int):
+    """Each number ``j`` may show: the board with it written in, its count of layouts and each
+    covered cell's probability (every layout listed)."""
+    for v in range(len(neighbour_table(width, height)[j]) + 1):
+        trial = list(cells)
+        trial[j] = str(v)
+        layouts, p = enumerate_probabilities(Board.from_cells(trial, width, height), mines)
+        if layouts:
+            yield trial, layouts, p
+
+
 def brute_two_step(cells: list[str], width: int, height: int, mines: int, j: int) -> float:
     """:func:`solver.policy.two_step_safety` by listing layouts: a number that leaves no safe
     cell is worth the best (1 - p(c)) * brute_next_safety(c) of the position after it, over the
@@ -236,12 +242,7 @@ def brute_two_step(cells: list[str], width: int, height: int, mines: int, j: int
     from solver.policy import PROGRESS_BONUS, lookahead_candidates
 
     weights = []
-    for v in range(len(neighbour_table(width, height)[j]) + 1):
-        trial = list(cells)
-        trial[j] = str(v)
-        layouts, p = enumerate_probabilities(Board.from_cells(trial, width, height), mines)
-        if not layouts:
-            continue
+    for trial, layouts, p in _numbers(cells, width, height, mines, j):
         for (x, y), q in p.items():
             if q == 1:
                 trial[y * width + x] = "F"
