@@ -105,3 +105,17 @@ def test_a_quality_75_jpeg_reads_exactly(name):
     frame = MILD["jpeg75"](cv2.imread(str(FIXTURES / f"{name}.png")))
     board = read_frame(frame, locate_board(frame), ReaderState()).board
     assert board == read_board(str(FIXTURES / f"{name}.txt"))
+
+
+@pytest.mark.parametrize(
+    "name", ["sgt-mines/beginner-won", "sgt-mines/beginner-mid", "sgt-mines/intermediate-won"]
+)
+def test_a_quality_75_jpeg_board_is_found_whole(name):
+    """The locator grows a board only through cells that read surely; at quality 75 the 1s and
+    3s of these boards read at 0.86-0.93 through the locator's fixed lossy look, so only part of
+    each board was found (refused as cut). Read again with the noise the surely read cells show,
+    the whole board is found, and reads."""
+    frame = MILD["jpeg75"](cv2.imread(str(FIXTURES / f"{name}.png")))
+    located = locate_board(frame)
+    expected = read_board(str(FIXTURES / f"{name}.txt"))
+    assert (located.grid.cols, located.grid.rows) == (expected.width, expected.height)

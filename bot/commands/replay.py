@@ -166,13 +166,13 @@ def replay_image(
 ) -> Replayed:
     """Read one picture; the report, the text lines and the exit status (0, 1 or 2)."""
     from bot.reading.overlay import draw_overlay
-    from bot.reading.read import locate_board, read_frame
+    from bot.reading.read import read_image as read_picture
     from bot.userfiles import read_board_file, read_image, write_image
     from solver.errors import ContradictionError
 
     frame = read_image(path)
-    located = locate_board(frame, skins)
-    reading = read_frame(frame, located)
+    reading = read_picture(frame, skins)
+    located = reading.located
     grid, board = located.grid, reading.board
     low = divmod(int(reading.confidence.argmin()), grid.cols)
     out = Replayed(str(path))

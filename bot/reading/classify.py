@@ -142,6 +142,8 @@ def classify_cells(
         # (the locator grows a board only through cells that read surely).
         take = doubtful | ((win == results[0]) & (conf > results[1]))
         results = tuple(np.where(take, w, r) for w, r in zip(widened, results, strict=True))
+        if unclear(results):
+            results = _measured_lossy(samples, smooth, skin, state, results)
     if adapt_tone and unclear(results):
         # The same cells through the same curve give the same answer: a message waited out
         # is the same frame many times over, judged once.
@@ -274,6 +276,32 @@ NOISY_MARGIN = 0.05
 #: question mark on one tile differ in a few per cent of the cell, so the whole cell's margin
 #: stays small, and a widened tolerance lets the runner-up's strokes pass too).
 TELLING_LEVEL = 0.5
+
+
+def _measured_lossy(
+    samples: np.ndarray,
+    bank: TemplateBank,
+    skin: Skin,
+    state: ReaderState,
+    results: tuple[np.ndarray, ...],
+) -> tuple[np.ndarray, ...]:
+    """The locator's lossy look again where cells stay unclear, with the tolerance the cells
+    that do read clearly show (:func:`~bot.reading.lossy.noisy_bank`): a JPEG's colour bleeds
+    and rings further than the fixed look allows (a sgt-mines 1 at quality 75-80). The noise is
+    measured only on cells that read clearly as the class nearest them, so a window or margin
+    beside the board (in the window classified, but drawn unlike any cell) adds none."""
+    best, sure = _assign(samples, bank.u8, bank, skin, state, False)
+    class_of = np.repeat(np.arange(len(bank.classes)), np.diff(bank.starts))
+    clear = (results[1] >= skin.min_confidence) & (results[2] >= skin.min_margin)
+    sure &= clear & (class_of[best] == results[0])
+    noisy = noisy_bank(samples, bank, skin, best, sure, own_colour=True)
+    if noisy is None:
+        return results
+    win, conf, margin, distance = score_cells(ycrcb(samples), noisy, state)
+    measured = (win, conf, _noisy_margin(samples, bank, skin, win, conf, margin), distance)
+    doubtful = (results[1] < skin.min_confidence) | (results[2] < skin.min_margin)
+    take = doubtful | ((win == results[0]) & (conf > results[1]))
+    return tuple(np.where(take, m, r) for m, r in zip(measured, results, strict=True))
 
 
 def _noisy_margin(

@@ -12,7 +12,7 @@ cells read best and the board grown again; one that still stops short is marked 
 from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
@@ -25,6 +25,9 @@ from bot.reading.skins import Skin
 from bot.reading.state import ToneCurve
 from bot.reading.whole import board_problem, side_problem
 
+if TYPE_CHECKING:
+    from bot.reading.repeat import Unscaled
+
 #: On an uneven lattice, a line along a side of the board found whose median confidence is at
 #: least this reads like cells, not like the board's surroundings: the board found may stop
 #: short (GNOME Mines: cells off by a pixel or two read 0.6-0.85, its background 0.15-0.25).
@@ -35,12 +38,16 @@ SIDE_LEVEL = 0.5
 class Located:
     """A board found in a picture: its skin, its grid and the scale (grid pitch / skin pitch);
     ``tone``: the screen's tone curve the board was found through, when its colours are not
-    the skin's (:mod:`bot.reading.recolour`), for the reader to read it through."""
+    the skin's (:mod:`bot.reading.recolour`), for the reader to read it through; ``repeat``:
+    the enlargement the picture was read through."""
 
     skin: Skin
     grid: Grid
     scale: float
     tone: ToneCurve | None = field(default=None, compare=False)
+    #: The picture is a pixel-repeating scaler's enlargement, read as it was before it (the
+    #: board as found there kept inside): see :mod:`bot.reading.repeat`.
+    repeat: Unscaled | None = None
 
 
 #: Share of a board's cells that must read clearly for its reading to be clean (one under the

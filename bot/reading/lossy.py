@@ -28,7 +28,12 @@ MAX_NOISE_TOLERANCES = 2
 
 
 def noisy_bank(
-    samples: np.ndarray, bank: TemplateBank, skin: Skin, best: np.ndarray, sure: np.ndarray
+    samples: np.ndarray,
+    bank: TemplateBank,
+    skin: Skin,
+    best: np.ndarray,
+    sure: np.ndarray,
+    own_colour: bool = False,
 ) -> TemplateBank | None:
     """``bank`` in YCrCb (compare with :func:`ycrcb` cells), each sample's tolerance widened
     to the frame's noise level plus, within two pixels of the template's edges, half its local
@@ -43,6 +48,10 @@ def noisy_bank(
     again where a JPEG puts more of it (:func:`noise_zones`): next to a stroke in its 8x8
     block, and along the cell's edge, where the neighbour's edges ring. Each zone is allowed at
     least the level of the flat parts as a whole.
+
+    ``own_colour``: colour keeps the skin's own tolerance (as :func:`lossy_bank`'s, in YCrCb's
+    units) but for the noise measured, for the locator: the skin's tolerance taken as it is in
+    YCrCb let a window's grey tint over a board's last row pass for covered cells.
     """
     if not sure.any():
         return None
@@ -76,7 +85,10 @@ def noisy_bank(
                 levels[zone] = np.clip(found, level, most)
         floor[:, :, channels] = np.rint(levels[zones]).astype(np.int16)[:, :, None]
     widen = grad.astype(np.int16) // 2
-    tol = np.maximum(bank.tol.reshape(k, -1, 3).astype(np.int16), floor) + widen
+    own = bank.tol.reshape(k, -1, 3).astype(np.int16)
+    if own_colour:
+        own[:, :, 1:] //= 2  # in YCrCb's units, as lossy_bank
+    tol = np.maximum(own, floor) + widen
     tol[:, ring, 1:] = 255
     return ycrcb_bank(bank, images, tol.reshape(k, -1))
 

@@ -19,19 +19,21 @@ naming it: the reader never guesses.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import lru_cache
 
 import numpy as np
 
-from bot.errors import BoardCutError, LowConfidenceError
+from bot.errors import BoardCutError, BoardNotFoundError, LowConfidenceError, TwoBoardsError
 from bot.reading.classify import CellScores, classify_cells
 from bot.reading.grid import Grid
 from bot.reading.locate import Located, locate_board
+from bot.reading.repeat import find_repeat
 from bot.reading.skins import Skin, find_skin, load_skins
 from bot.reading.state import ReaderState
 from solver.board import COVERED_CHARS, EXPLODED, MINE, NUMBERS, WRONG_FLAG, Board
 from solver.constraints import neighbour_counts
+from solver.errors import MinebotError
 
 __all__ = [
     "Grid",
@@ -89,6 +91,11 @@ def read_frame(
     Raises :class:`LowConfidenceError` naming the cells (x, y) that are below the skin's
     confidence or margin threshold (a pointer over a cell, an animation, a wrong grid).
     """
+    if located.repeat is not None:
+        inside = located.repeat
+        inner = replace(located, grid=inside.grid, scale=inside.scale, repeat=None)
+        small = inside.enlargement.unscaled(frame_bgr)
+        return replace(read_frame(small, inner, state), located=located)
     skin, grid = located.skin, located.grid
     state = ReaderState() if state is None else state
     # The curve the board was found through, where none learnt from the frame's cells alone
@@ -355,8 +362,35 @@ def _scaled_glyphs(skin: Skin, scale: float) -> tuple[Glyph, ...]:
 
 
 def read_image(frame_bgr: np.ndarray, skins: list[Skin] | None = None) -> Reading:
-    """Locate and read in one go (a screenshot on its own)."""
-    return read_frame(frame_bgr, locate_board(frame_bgr, skins), ReaderState())
+    """Locate and read in one go (a screenshot on its own). A picture that does not read as
+    it is, but that a pixel-repeating scaler enlarged, is read as it was before the
+    enlargement (:mod:`bot.reading.repeat`); if that does not read either, the first refusal
+    stands."""
+    try:
+        return read_frame(frame_bgr, locate_board(frame_bgr, skins), ReaderState())
+    except (BoardNotFoundError, LowConfidenceError) as error:
+        if isinstance(error, TwoBoardsError):
+            raise
+        reading = _read_unscaled(frame_bgr, skins)
+        if reading is None:
+            raise
+        return reading
+
+
+def _read_unscaled(frame_bgr: np.ndarray, skins: list[Skin] | None) -> Reading | None:
+    """The board in the picture before the enlargement ``frame_bgr`` shows, located in
+    ``frame_bgr``; None when it is no such enlargement or the picture before it does not read."""
+    if frame_bgr is None or frame_bgr.ndim != 3:
+        return None
+    repeat = find_repeat(frame_bgr[:, :, :3])
+    if repeat is None:
+        return None
+    small = repeat.unscaled(frame_bgr)
+    try:
+        reading = read_frame(small, locate_board(small, skins), ReaderState())
+    except MinebotError:
+        return None
+    return replace(reading, located=repeat.located(reading.located))
 
 
 def shown_nowhere(chars: np.ndarray) -> str | None:
