@@ -1,6 +1,6 @@
-"""Pictures a pixel-repeating scaler enlarged by a fraction no handful of stretched templates
-covers (105-145 %): found as such, given back exactly, and read at their own size. Real
-fixtures, enlarged in the test as a whole picture is (OpenCV's nearest neighbour)."""
+"""Pictures a scaler enlarged by a fraction of no whole quarters: pixel-repeated ones found as
+such, given back exactly and read at their own size; smoothed ones read whatever their cells'
+start within a pixel. Real fixtures, enlarged in the test as a whole picture is (OpenCV)."""
 
 from __future__ import annotations
 
@@ -61,3 +61,14 @@ def test_an_enlarged_board_is_read_at_its_own_size(name, factor):
     assert reading.located.repeat is not None
     assert grid.left == pytest.approx(base.left * factor, abs=1.5)
     assert grid.pitch_y == pytest.approx(base.pitch_y * factor, rel=0.01)
+
+
+@pytest.mark.parametrize("name", ["xdemineur/expert-won", "xdemineur/intermediate-won"])
+def test_a_smoothly_stretched_board_reads_whatever_its_cells_start_within_a_pixel(name):
+    """At 115 % bilinear a one-pixel line is one dark pixel or two half-dark ones by where the
+    cell starts within a pixel: the rows starting half a pixel in read '0' cells at 0.26-0.36
+    (refused) against the template stretched at one start only."""
+    image = cv2.imread(str(FIXTURES / f"{name}.png"))
+    reading = read_image(_enlarged(image, 1.15, cv2.INTER_LINEAR))
+    assert reading.located.repeat is None
+    assert reading.board == read_board(str(FIXTURES / f"{name}.txt"))

@@ -137,7 +137,8 @@ def _template_bank(
         # An image cut at this very size (a skin stretching only the nearest size's) is the
         # cell as drawn: compared as strictly as the skin's own at its own size.
         as_cut = skin.stretch_nearest and _cut_at(image, skin.pitch_x * sx, skin.pitch_y * sy)
-        for phase in stretches + phases if k < own else stretches:
+        shifted = _smooth_shifts(skin, sx, sy) if k < own and not sharp else []
+        for phase in stretches + phases + shifted if k < own else stretches:
             inner = _stretched_sample(image, skin, sx, sy, step, phase)
             if sharp or as_cut:
                 tol = np.full(inner.shape, skin.tolerance_of(cls), np.uint8)
@@ -299,13 +300,31 @@ def _cut_at(image: np.ndarray, px: float, py: float) -> bool:
     return abs(w - px) < 0.1 and abs(h - py) < 0.1
 
 
+#: Where a smoothly stretched cell may start within a pixel, each way (see
+#: :func:`_smooth_shifts`): a quarter of a pixel apart.
+SMOOTH_SHIFTS = (0.0, 0.25, 0.5, 0.75)
+
+
+def _smooth_shifts(skin: Skin, sx: float, sy: float) -> list[tuple[float, float]]:
+    """The starts within a pixel ``(fx, fy)`` at which a game that draws one cell size only is
+    also stretched smoothly, at a scale of no whole number of quarters: a scaler's bilinear
+    stretch blurs a one-pixel line into one dark pixel or two half-dark ones by where the cell
+    starts within a pixel (xdemineur's lines at 115 %), and the stretch at one start matches
+    the cells at the others by only part of their lines."""
+    fixed = not skin.scales_with_window and not skin.sizes and not _ignores_ring(skin)
+    # At whole quarters the stretch at one start has done (the pattern repeats every few cells).
+    if not fixed or nearest_phases(sx, sy) or min(sx, sy) < 1:
+        return []
+    return [(fx, fy) for fy in SMOOTH_SHIFTS for fx in SMOOTH_SHIFTS]
+
+
 def _stretched_sample(
     image: np.ndarray,
     skin: Skin,
     sx: float,
     sy: float,
     step: int,
-    phase: tuple[int, int] | None = None,
+    phase: tuple[int, int] | tuple[float, float] | None = None,
 ) -> np.ndarray:
     """``image`` (one cell at the skin's pitch, or at a drawn size) stretched to the skin's pitch
     times ``(sx, sy)`` and sampled where :func:`~bot.reading.matching.sample_cells` samples:
@@ -314,9 +333,11 @@ def _stretched_sample(
     import cv2
 
     h0, w0 = image.shape[:2]
+    if phase is not None and isinstance(phase[0], float):
+        return _shifted_stretch(image, skin, sx, sy, step, (float(phase[0]), float(phase[1])))
     if phase is not None:
-        a, b = phase
-        big = repeated_tiling(image, sx, sy, phase)
+        a, b = int(phase[0]), int(phase[1])
+        big = repeated_tiling(image, sx, sy, (a, b))
         return _sampled(big, skin, sx, sy, step, ((w0 + a) * sx, (h0 + b) * sy))
     shrink = min(skin.pitch_x * sx / w0, skin.pitch_y * sy / h0) < 1
     interp = cv2.INTER_AREA if shrink else cv2.INTER_LINEAR
@@ -328,6 +349,32 @@ def _stretched_sample(
     big = cv2.resize(np.tile(image, (3, 3, 1)), size, interpolation=interp)
     # Sampled from where the middle copy starts.
     return _sampled(big, skin, sx, sy, step, (skin.pitch_x * sx, skin.pitch_y * sy))
+
+
+def _shifted_stretch(
+    image: np.ndarray, skin: Skin, sx: float, sy: float, step: int, start: tuple[float, float]
+) -> np.ndarray:
+    """``image`` stretched by ``(sx, sy)`` as a bilinear scaler stretches a whole picture
+    (picture pixel ``x`` shows the source at ``(x + 0.5) / s - 0.5``), the cell starting
+    ``start`` of a pixel past a whole pixel, and sampled where
+    :func:`~bot.reading.matching.sample_cells` samples such a cell."""
+    import cv2
+
+    h0, w0 = image.shape[:2]
+    tiled = np.tile(image, (3, 3, 1))
+    axes = []
+    for n0, s, f in ((w0, sx, start[0]), (h0, sy, start[1])):
+        # The middle copy's left edge (source n0) lands at picture edge floor(n0 * s) + f: the
+        # picture pixels round it show the source moved by ``delta``.
+        delta = (n0 * s - np.floor(n0 * s) - f) / s
+        left = float(np.floor(n0 * s) + f)
+        pixels = np.arange(int(left) - 2, int(np.ceil(left + n0 * s)) + 3)
+        axes.append((pixels, (pixels + 0.5) / s - 0.5 + delta, left))
+    (px_x, src_x, left_x), (px_y, src_y, left_y) = axes
+    map_x = np.broadcast_to(src_x[None, :], (px_y.size, px_x.size)).astype(np.float32)
+    map_y = np.broadcast_to(src_y[:, None], (px_y.size, px_x.size)).astype(np.float32)
+    drawn = cv2.remap(tiled, map_x, map_y, cv2.INTER_LINEAR, borderMode=cv2.BORDER_REFLECT)
+    return _sampled(drawn, skin, sx, sy, step, (left_x - px_x[0], left_y - px_y[0]))
 
 
 def _sampled(
