@@ -276,6 +276,10 @@ NOISY_MARGIN = 0.05
 #: question mark on one tile differ in a few per cent of the cell, so the whole cell's margin
 #: stays small, and a widened tolerance lets the runner-up's strokes pass too).
 TELLING_LEVEL = 0.5
+#: How far below 0 :func:`~bot.reading.telling.telling_margin` may be where the winner is the
+#: nearer image on the telling pixels: a pixel of a hundred within the runner-up's tolerance
+#: (JPEG's noise at quality 75 put a sgt-mines 3 so) is no evidence for it.
+TELLING_SLACK = 0.02
 
 
 def _measured_lossy(
@@ -322,10 +326,13 @@ def _noisy_margin(
     adjusted = margin - NOISY_MARGIN
     if narrow.any():
         telling = telling_margin(samples[narrow], strict, win[narrow])
-        # Or, with no pixel telling against it, nearer the winner on the telling pixels
-        # than to any other class: JPEG smears a thin stroke's colour past both images.
-        nearer = (telling >= 0) & (nearer_margin(samples[narrow], strict, win[narrow])
-                                   >= TELLING_LEVEL)  # fmt: skip
+        # Or, with (next to) no pixel telling against it, nearer the winner on the telling
+        # pixels than to any other class, in colour or in brightness: JPEG smears a thin
+        # stroke's colour past both images.
+        nearer = (telling >= -TELLING_SLACK) & (
+            (nearer_margin(samples[narrow], strict, win[narrow]) >= TELLING_LEVEL)
+            | (nearer_margin(samples[narrow], strict, win[narrow], True) >= TELLING_LEVEL)
+        )
         told = np.maximum(margin[narrow], skin.min_margin)
         adjusted[narrow] = np.where((telling >= TELLING_LEVEL) | nearer, told, adjusted[narrow])
     return adjusted

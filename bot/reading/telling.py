@@ -52,7 +52,9 @@ def telling_margin(samples: np.ndarray, bank: TemplateBank, win: np.ndarray) -> 
     return np.where(size >= MIN_TELLING_PIXELS, margin, 0.0)
 
 
-def nearer_margin(samples: np.ndarray, bank: TemplateBank, win: np.ndarray) -> np.ndarray:
+def nearer_margin(
+    samples: np.ndarray, bank: TemplateBank, win: np.ndarray, brightness: bool = False
+) -> np.ndarray:
     """For each cell ``samples[i]`` read as class ``win[i]``, against every other class: on
     the pixels that tell the two apart (their images differ by more than their tolerance),
     the share nearer the winner's image minus the share nearer the other's; the least of these
@@ -63,11 +65,23 @@ def nearer_margin(samples: np.ndarray, bank: TemplateBank, win: np.ndarray) -> n
     Nearer, not within the tolerance (:func:`telling_margin`): a lossy picture (JPEG) smears a
     thin coloured stroke's colour so that neither class's image matches it there, but the
     stroke is still where the winner draws it.
+
+    With ``brightness``, brightness alone is compared, on the pixels the two images tell apart
+    in brightness: JPEG keeps a stroke's brightness at full resolution but its colour at half,
+    so a thin red 3 loses enough red to look nearer a dark red 5 in colour, never in
+    brightness. A class told apart in brightness by too few pixels then leaves the cell
+    undecided (-1): colour is what tells those two apart.
     """
     n = samples.shape[0]
     k = len(bank.u8)
-    images = bank.u8.astype(np.int16).reshape(k, -1, 3)
-    cells = samples.astype(np.int16).reshape(n, -1, 3)
+    if brightness:
+        from bot.reading.lossy import ycrcb
+
+        images = ycrcb(bank.u8).astype(np.int16).reshape(k, -1, 3)[:, :, :1]
+        cells = ycrcb(samples).astype(np.int16).reshape(n, -1, 3)[:, :, :1]
+    else:
+        images = bank.u8.astype(np.int16).reshape(k, -1, 3)
+        cells = samples.astype(np.int16).reshape(n, -1, 3)
     # [N, K, P]: each pixel's distance (summed over channels) to each variant's image.
     near = np.abs(cells[:, None] - images[None]).sum(axis=3)
     group = np.searchsorted(bank.starts, np.arange(k), side="right") - 1
@@ -79,20 +93,34 @@ def nearer_margin(samples: np.ndarray, bank: TemplateBank, win: np.ndarray) -> n
     for g in range(len(bank.starts) - 1):
         lo, hi = bank.starts[g], bank.starts[g + 1]
         second = lo + variant_distance[:, lo:hi].argmin(axis=1)
-        apart = _telling_pixels(bank, first, second)
+        apart = _telling_pixels(bank, first, second, images if brightness else None)
         size = apart.sum(axis=1)
         nearer = near[rows, first] < near[rows, second]
         farther = near[rows, first] > near[rows, second]
         share = ((nearer & apart).sum(axis=1) - (farther & apart).sum(axis=1)) / np.maximum(size, 1)
-        judged = (size >= MIN_TELLING_PIXELS) & (group[second] != win)
+        other = group[second] != win
+        if brightness:
+            share = np.where(size >= MIN_TELLING_PIXELS, share, -1.0)
+            judged = other
+        else:
+            judged = (size >= MIN_TELLING_PIXELS) & other
         margin = np.where(judged, np.minimum(margin, share), margin)
     return np.where(np.isfinite(margin), margin, 0.0)
 
 
-def _telling_pixels(bank: TemplateBank, first: np.ndarray, second: np.ndarray) -> np.ndarray:
+def _telling_pixels(
+    bank: TemplateBank, first: np.ndarray, second: np.ndarray, images: np.ndarray | None = None
+) -> np.ndarray:
     """``[N, P]`` bool: the counted pixels where variant ``first[i]``'s image and variant
     ``second[i]``'s differ by more than the smaller of their tolerances (the pixels that tell
-    the two apart)."""
+    the two apart); in ``images`` (``[K, P, C]``, the bank's in other channels, compared
+    against the tolerance of the first channel) when given."""
     tol = np.minimum(bank.tol[first], bank.tol[second]).astype(np.int16)
-    apart = np.abs(bank.u8[first].astype(np.int16) - bank.u8[second].astype(np.int16)) > tol
-    return apart.reshape(len(first), -1, 3).any(axis=2) & bank.mask.reshape(-1, 3)[None, :, 0]
+    if images is None:
+        apart = np.abs(bank.u8[first].astype(np.int16) - bank.u8[second].astype(np.int16)) > tol
+        told = apart.reshape(len(first), -1, 3).any(axis=2)
+    else:
+        channels = images.shape[2]
+        limit = tol.reshape(len(first), -1, 3)[:, :, :channels]
+        told = (np.abs(images[first] - images[second]) > limit).any(axis=2)
+    return told & bank.mask.reshape(-1, 3)[None, :, 0]
