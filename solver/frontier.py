@@ -19,7 +19,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from solver.board import Board, Position
-from solver.constraints import Constraints, board_constraints
+from solver.constraints import Constraints, constrain, settle
 from solver.probability import ComponentCount, combine, count_components
 
 
@@ -74,13 +74,14 @@ def survey(
     quick: bool = False,
 ) -> tuple[Outlook, Counted | None]:
     """:func:`analyse`, and what it counted (None when a quick analysis stopped early)."""
-    cons = board_constraints(Board.from_cells(cells, width, height), mines)
+    settled = settle(Board.from_cells(cells, width, height), mines)
+    if quick and settled.forced_safe:
+        return Outlook(settled.forced_safe, settled.forced_mines), None
+    cons = constrain(settled)
 
     def flat(cells: tuple[Position, ...]) -> tuple[int, ...]:
         return tuple(y * width + x for x, y in cells)
 
-    if quick and cons.forced_safe:
-        return Outlook(flat(cons.forced_safe), flat(cons.forced_mines)), None
     counts = count_components(cons)
     analysis = combine(cons, mines, counts)
     probability: dict[int, float] = {}
