@@ -20,7 +20,8 @@ from dataclasses import dataclass, field
 
 from solver.board import Board, Position
 from solver.constraints import Constraints, constrain, settle
-from solver.probability import ComponentCount, combine, count_components
+from solver.countmemo import CountMemo, count_components
+from solver.probability import ComponentCount, combine
 
 
 @dataclass(frozen=True)
@@ -72,8 +73,12 @@ def survey(
     height: int,
     mines: int,
     quick: bool = False,
+    memo: CountMemo | None = None,
 ) -> tuple[Outlook, Counted | None]:
-    """:func:`analyse`, and what it counted (None when a quick analysis stopped early)."""
+    """:func:`analyse`, and what it counted (None when a quick analysis stopped early).
+
+    ``memo``, the caller's (:class:`~solver.countmemo.CountMemo`), gives the counts of
+    components already counted in the same game."""
     settled = settle(Board.from_cells(cells, width, height), mines)
     if quick and settled.forced_safe:
         return Outlook(settled.forced_safe, settled.forced_mines), None
@@ -82,7 +87,7 @@ def survey(
     def flat(cells: tuple[Position, ...]) -> tuple[int, ...]:
         return tuple(y * width + x for x, y in cells)
 
-    counts = count_components(cons)
+    counts = count_components(cons, memo)
     analysis = combine(cons, mines, counts)
     probability: dict[int, float] = {}
     for cells_alike, p in analysis.pools:

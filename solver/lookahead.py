@@ -34,6 +34,7 @@ from math import comb
 
 from solver.board import MINE_CHARS, Position, neighbour_table
 from solver.constraints import Component, Constraint, Constraints, Group
+from solver.countmemo import CountMemo
 from solver.packing import Known
 from solver.probability import ComponentCount, count_component, poly_mul, trim
 
@@ -86,7 +87,8 @@ class Lookahead:
 
     ``cells`` is the board (flat, ``y * width + x``), ``cons`` its constraints and ``counts``
     its components' counts (:func:`solver.probability.count_components`). ``settled`` are cells
-    known to be mines that the caller leaves out of :attr:`Trial.lowest`.
+    known to be mines that the caller leaves out of :attr:`Trial.lowest`. ``memo``, the
+    caller's, gives the counts of sub-problems already counted in the same game.
     """
 
     def __init__(
@@ -97,6 +99,7 @@ class Lookahead:
         cons: Constraints,
         counts: Sequence[ComponentCount],
         settled: Iterable[int] = (),
+        memo: CountMemo | None = None,
     ) -> None:
         if not all(c.exact for c in counts):
             raise NotExact("the position itself is approximated")
@@ -105,6 +108,7 @@ class Lookahead:
         self._counts = list(counts)
         self._nbrs = neighbour_table(width, height)
         self._settled = frozenset(settled)
+        self._memo = memo
 
         def flat(cells: Iterable[tuple[int, int]]) -> list[int]:
             return [y * width + x for x, y in cells]
@@ -219,7 +223,10 @@ class Lookahead:
                 sum(self._known[i].high for i in touched) + free,
                 layouts,
             )
-            count = count_component(sub, comp, frozenset(marked), window)
+            if self._memo is not None:
+                count = self._memo.count(sub, comp, frozenset(marked), window)
+            else:
+                count = count_component(sub, comp, frozenset(marked), window)
             if not count.exact:
                 raise NotExact(f"the sub-problem around cell {j} is over the work budget")
         rest = [

@@ -19,11 +19,14 @@ and asks again.
 
 from __future__ import annotations
 
+import itertools
 import random
 from collections.abc import Sequence
 
 from solver import endgame, frontier, pgms
 from solver.board import Board
+from solver.constraints import covered_neighbours
+from solver.countmemo import CountMemo
 from solver.errors import ContradictionError, MinebotError
 from solver.lookahead import Lookahead, NotExact, Trial
 from solver.moves import Move
@@ -51,20 +54,24 @@ def plan(
     mines: int,
     strategy: str,
     rng: random.Random,
+    memo: CountMemo | None = None,
 ) -> list[Move]:
-    """Certain flags, then either every certainly safe cell or one guess."""
+    """Certain flags, then either every certainly safe cell or one guess.
+
+    ``memo``, the caller's for the whole game (:class:`~solver.countmemo.CountMemo`), lets an
+    analysis reuse the counts of components already counted: same moves, less work."""
     if strategy == "pgms":
         return _plan_pgms(list(cells), width, height, mines, rng)
     if strategy not in STRATEGIES:
         raise MinebotError(
             f"unknown strategy {strategy!r}: expected one of {', '.join(STRATEGIES)}"
         )
-    outlook, counted = frontier.survey(list(cells), width, height, mines, quick=True)
+    outlook, counted = frontier.survey(list(cells), width, height, mines, quick=True, memo=memo)
     flags = [Move("flag", j % width, j // width, 1.0) for j in outlook.mines]
     if outlook.safe:
         return flags + [Move("open", j % width, j // width, 0.0) for j in outlook.safe]
     if not outlook.probability:
-        outlook, counted = frontier.survey(list(cells), width, height, mines)
+        outlook, counted = frontier.survey(list(cells), width, height, mines, memo=memo)
         flags = [Move("flag", j % width, j // width, 1.0) for j in outlook.mines]
         if outlook.safe:
             return flags + [Move("open", j % width, j // width, 0.0) for j in outlook.safe]
@@ -79,7 +86,7 @@ def plan(
         if j is None:
             j, why = forced_guess(list(cells), width, height, mines, outlook), "fifty-fifty"
         if j is None:
-            j = best_guess(list(cells), width, height, mines, outlook, rng, counted)
+            j = best_guess(list(cells), width, height, mines, outlook, rng, counted, memo)
             why = "look-ahead"
     return flags + [Move("open", j % width, j // width, outlook.probability[j], why)]
 
@@ -121,6 +128,7 @@ def best_guess(
     outlook: frontier.Outlook,
     rng: random.Random,
     counted: frontier.Counted | None = None,
+    memo: CountMemo | None = None,
 ) -> int:
     """Lowest probability, refined by a look-ahead of one move.
 
@@ -145,7 +153,7 @@ def best_guess(
     candidates = lookahead_candidates(cells, width, height, outlook, rng)
     if len(candidates) == 1:
         return candidates[0]
-    ahead = _lookahead(cells, width, height, outlook, counted)
+    ahead = _lookahead(cells, width, height, outlook, counted, memo)
     scores = _one_step_scores(cells, width, height, mines, candidates, outlook, ahead)
     if TWO_STEP_MARGIN >= 0 and len(scores) > 1:
         covered = sum(ch in ".?" for ch in cells)
@@ -162,7 +170,9 @@ def best_guess(
                 floor = max(scores.values(), default=-1.0) - 2 * TIE
                 alive = 1.0 - probability[j]
                 at_least = floor / alive if floor > 0 and alive > 0 else None
-                safety = two_step_safety(cells, width, height, mines, j, outlook, ahead, at_least)
+                safety = two_step_safety(
+                    cells, width, height, mines, j, outlook, ahead, at_least, memo
+                )
                 scores[j] = alive * safety
     best, best_score = candidates[0], -1.0
     for j in candidates:
@@ -182,14 +192,13 @@ def _lookahead(
     height: int,
     outlook: frontier.Outlook,
     counted: frontier.Counted | None,
+    memo: CountMemo | None = None,
 ) -> Lookahead | None:
     """The trial reveals of the position ``counted`` counted, or None when it is approximated
     (each trial is then analysed from scratch)."""
     if counted is None or not all(c.exact for c in counted.counts):
         return None
-    return Lookahead(
-        cells, width, height, counted.constraints, counted.counts, settled=outlook.mines
-    )
+    return Lookahead(cells, width, height, counted.constraints, counted.counts, outlook.mines, memo)
 
 
 def _one_step_scores(
@@ -252,10 +261,6 @@ def lookahead_candidates(
     nbrs = neighbour_table(width, height)
     probability = outlook.probability
     low = min(probability.values())
-
-    def covered_around(j: int) -> int:
-        return sum(cells[k] in ".?" for k in nbrs[j])
-
     edge = sorted(
         (p, rng.random(), j)
         for j, p in probability.items()
@@ -266,14 +271,15 @@ def lookahead_candidates(
         # Interior cells are equally likely mines; they differ in what they may reveal. Try
         # those with the fewest covered neighbours (likeliest zeros) and those touching the
         # frontier (their number may settle it).
-        inner = sorted((covered_around(j), rng.random(), j) for j in outlook.interior)
+        around = covered_neighbours(cells, width, height)
+        inner = sorted((around[j], rng.random(), j) for j in outlook.interior)
         candidates += [j for _n, _r, j in inner[:LOOKAHEAD_INTERIOR]]
-        touching = [
-            item
-            for item in inner[LOOKAHEAD_INTERIOR:]
-            if any(k in outlook.frontier for k in nbrs[item[2]])
-        ]
-        candidates += [j for _n, _r, j in touching[:LOOKAHEAD_TOUCHING]]
+        touching = (
+            j
+            for _n, _r, j in inner[LOOKAHEAD_INTERIOR:]
+            if any(k in outlook.frontier for k in nbrs[j])
+        )
+        candidates += itertools.islice(touching, LOOKAHEAD_TOUCHING)
     return candidates
 
 
@@ -334,6 +340,7 @@ def two_step_safety(
     outlook: frontier.Outlook,
     ahead: Lookahead | None = None,
     at_least: float | None = None,
+    memo: CountMemo | None = None,
 ) -> float:
     """:func:`next_move_safety` one move deeper: the value of the position after ``j``.
 
@@ -361,7 +368,7 @@ def two_step_safety(
             continue
         trial[j] = str(v)
         try:
-            after, counted = frontier.survey(trial, width, height, mines)
+            after, counted = frontier.survey(trial, width, height, mines, memo=memo)
         except ContradictionError:
             continue
         if after.solutions == 0:
@@ -385,7 +392,7 @@ def two_step_safety(
     for mass, v, solutions, board, after, counted in pending:
         if at_least is not None and (known_mass + open_mass) / total < at_least:
             return (known_mass + open_mass) / total
-        value = _one_step_value(board, width, height, mines, after, counted)
+        value = _one_step_value(board, width, height, mines, after, counted, memo)
         values[v] = (solutions, value)
         known_mass += solutions * value
         open_mass -= mass
@@ -400,11 +407,12 @@ def _one_step_value(
     mines: int,
     outlook: frontier.Outlook,
     counted: frontier.Counted | None,
+    memo: CountMemo | None = None,
 ) -> float:
     """The best one-step score of a position: ``max_c (1 - p(c)) * next_move_safety(c)``."""
     # A fixed generator: the candidates' order must not draw on the game's own.
     candidates = lookahead_candidates(cells, width, height, outlook, random.Random(0))
-    ahead = _lookahead(cells, width, height, outlook, counted)
+    ahead = _lookahead(cells, width, height, outlook, counted, memo)
     scores = _one_step_scores(cells, width, height, mines, candidates, outlook, ahead)
     return max(scores.values(), default=0.0)
 
@@ -415,32 +423,7 @@ def endgame_guess(
     """The exact game-tree answer when few layouts are left (:mod:`solver.endgame`), else None."""
     if not (ENDGAME and 1 < outlook.solutions <= endgame.MAX_LAYOUTS):
         return None
-    covered = [j for j, ch in enumerate(cells) if ch in ".?"]
-    if len(covered) > endgame.MAX_COVERED:
-        return None
-    from solver.board import neighbour_table
-
-    nbrs = neighbour_table(width, height)
-    covered_set = set(covered)
-    constraints = []
-    for i, ch in enumerate(cells):
-        if "0" <= ch <= "8":
-            around = [k for k in nbrs[i] if k in covered_set]
-            if around:
-                flagged = sum(cells[k] in "F*X" for k in nbrs[i])
-                constraints.append((around, ord(ch) - 48 - flagged))
-    mines_left = mines - sum(ch in "F*X" for ch in cells)
-    layouts = endgame.list_layouts(covered, constraints, mines_left, endgame.MAX_LAYOUTS)
-    if not layouts:
-        return None
-    around_covered: dict[int, Sequence[int]] = {
-        j: tuple(k for k in nbrs[j] if k in covered_set) for j in covered
-    }
-    try:
-        _chance, cell = endgame.win_chance(layouts, covered, around_covered)
-    except endgame.SearchTooLarge:
-        return None
-    return cell if cell >= 0 else None
+    return endgame.best_cell(cells, width, height, mines)
 
 
 def forced_guess(
