@@ -80,6 +80,10 @@ class _Prepared:
     groups: tuple[tuple[tuple[Position, ...], bool], ...]
     rest: list[_Part]  # the components left as they are
     outside: tuple[int, ...]  # cells touching no number after the reveal
+    #: The product of the rest's totals, and for each part of the rest the product of the
+    #: others': every number's trial multiplies only its own slice into them.
+    rest_all: list[int]
+    rest_except: list[list[int]]
 
 
 class Lookahead:
@@ -146,21 +150,18 @@ class Lookahead:
         value = number - prep.known
         if prep.impossible or value < 0 or value > prep.room:
             return Trial(0)
-        parts = list(prep.rest)
         count = prep.count
+        head = None
         if count is not None:
             start, end = value * count.stride, (value + 1) * count.stride
-            parts.insert(
-                0,
-                _Part(
-                    trim(count.total[start:end]),
-                    [
-                        (count.weighted[g][start:end], cells, counted)
-                        for g, (cells, counted) in enumerate(prep.groups)
-                    ],
-                ),
+            head = _Part(
+                trim(count.total[start:end]),
+                [
+                    (count.weighted[g][start:end], cells, counted)
+                    for g, (cells, counted) in enumerate(prep.groups)
+                ],
             )
-        return self._combine(j, parts, prep, probabilities)
+        return self._combine(j, head, prep, probabilities)
 
     def _prepare(self, j: int) -> _Prepared:
         cons = self._cons
@@ -244,6 +245,14 @@ class Lookahead:
             for i in range(len(cons.components))
             if i not in touched
         ]
+        totals = [part.total for part in rest]
+        # prefix[i] / suffix[i]: the product of the rest's totals before / from part i.
+        prefix = [[1]]
+        for t in totals:
+            prefix.append(poly_mul(prefix[-1], t))
+        suffix = [[1]] * (len(totals) + 1)
+        for i in range(len(totals) - 1, -1, -1):
+            suffix[i] = poly_mul(totals[i], suffix[i + 1])
         return _Prepared(
             # j was the only covered cell of a number: it cannot show if the number owes a mine.
             impossible=any(k.value for c, k in enumerate(constraints) if c not in alive),
@@ -253,34 +262,42 @@ class Lookahead:
             groups=tuple((g.cells, c) for g, c in zip(groups, counted, strict=True)),
             rest=rest,
             outside=tuple(k for k in self._outside if k != j and k not in near),
+            rest_all=prefix[-1],
+            rest_except=[poly_mul(prefix[i], suffix[i + 1]) for i in range(len(totals))],
         )
 
-    def _combine(self, j: int, parts: list[_Part], prep: _Prepared, want_all: bool) -> Trial:
-        """Exact layout count and probabilities from the parts and the outside cells."""
-        totals = [p.total for p in parts]
-        if any(t == [0] for t in totals):
+    def _combine(self, j: int, head: _Part | None, prep: _Prepared, want_all: bool) -> Trial:
+        """Exact layout count and probabilities from the new number's slice of the sub-problem
+        (``head``, None when it has no cell), the rest and the outside cells.
+
+        Without ``want_all``, a position found to have a safe cell is answered at once: its
+        lowest probability is that cell's, 0, and the other parts cannot change it.
+        """
+        if (head is not None and head.total == [0]) or any(p.total == [0] for p in prep.rest):
             return Trial(0)
         left = self._cons.mines_left
         n_out = len(prep.outside)
-        # prefix[i] / suffix[i]: product of the totals before / from part i.
-        prefix = [[1]]
-        for t in totals:
-            prefix.append(poly_mul(prefix[-1], t))
-        everything = prefix[-1]
+        everything = prep.rest_all if head is None else poly_mul(head.total, prep.rest_all)
         ways = [
             comb(n_out, left - m) if 0 <= left - m <= n_out else 0 for m in range(len(everything))
         ]
         solutions = sum(e * w for e, w in zip(everything, ways, strict=True) if e)
         if solutions == 0:
             return Trial(0)
-        suffix = [[1]] * (len(totals) + 1)
-        for i in range(len(totals) - 1, -1, -1):
-            suffix[i] = poly_mul(totals[i], suffix[i + 1])
         has_safe = any(k != j for k in self._forced_safe)
+        if has_safe and not want_all:
+            return Trial(solutions, True, Fraction(0))
         best_mass, best_size = -1, 1
         exact: dict[int, Fraction] | None = {} if want_all else None
-        for i, part in enumerate(parts):
-            others = poly_mul(prefix[i], suffix[i + 1])
+        # Each part with the product of the others' totals, the head first: a number's new
+        # safe cells are next to it.
+        parts: list[tuple[_Part, list[int] | None]] = [(p, None) for p in prep.rest]
+        if head is not None:
+            parts.insert(0, (head, prep.rest_all))
+        for i, (part, others) in enumerate(parts):
+            if others is None:
+                except_i = prep.rest_except[i - (head is not None)]
+                others = except_i if head is None else poly_mul(head.total, except_i)
             weight = [
                 sum(o * ways[m + k] for k, o in enumerate(others) if o)
                 for m in range(len(part.total))
@@ -289,6 +306,8 @@ class Lookahead:
                 mass = sum(e * w for e, w in zip(weighted, weight, strict=False) if e)
                 if mass == 0:
                     has_safe = True
+                    if counts and exact is None:
+                        return Trial(solutions, True, Fraction(0))
                 size = len(cells)
                 if counts and (best_mass < 0 or mass * best_size < best_mass * size):
                     best_mass, best_size = mass, size
