@@ -182,7 +182,7 @@ def settle(board: Board, mines: int) -> Settled:
         forced_mines=tuple(j for j, mine in forced.items() if mine),
         forced_safe=tuple(j for j, mine in forced.items() if not mine),
         equations=tuple(distinct),
-        covered=tuple(j for j, c in enumerate(covered_flat) if c),
+        covered=tuple(np.flatnonzero(is_covered.ravel()).tolist()),
         mines_left=mines - known - settled_mines,
     )
 
