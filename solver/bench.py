@@ -18,6 +18,7 @@ import time
 from collections.abc import Callable, Sequence
 from dataclasses import asdict, dataclass
 
+from solver.countmemo import CountMemo
 from solver.errors import MinebotError
 from solver.game import Game, first_click_position
 from solver.moves import Move
@@ -160,8 +161,9 @@ def play_game(
     game.open(x, y)
     first_safe = game.state != "lost"
     width, height, mines = config.width, config.height, config.mines
+    memo = CountMemo()  # the game's component counts, found again by shape
     while game.state == "playing":
-        moves = plan(game.cells, width, height, mines, config.strategy, rng)
+        moves = plan(game.cells, width, height, mines, config.strategy, rng, memo)
         for move in moves:
             if move.action == "flag":
                 game.flag(move.x, move.y)

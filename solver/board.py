@@ -116,7 +116,11 @@ class Board:
         if self.width >= 2 and self.height >= 2 and not present & set("45678"):
             return  # every cell has at least 3 neighbours: numbers up to 3 always fit
         table = neighbour_table(self.width, self.height)
-        for i, ch in enumerate(self._cells):
+        cells = self._cells
+        # Only a cell with fewer than 8 neighbours (on the board's edge) can hold a number too
+        # large for it; they are looked at in board order, so the first found is the same.
+        for i in short_of_neighbours(self.width, self.height):
+            ch = cells[i]
             if ch in NUMBERS and int(ch) > len(table[i]):
                 raise BoardFormatError(
                     f"number {ch} at x={i % self.width}, y={i // self.width} is larger than "
@@ -229,6 +233,17 @@ def neighbour_table(width: int, height: int) -> tuple[tuple[int, ...], ...]:
         for y in range(height)
         for x in range(width)
     )
+
+
+@lru_cache(maxsize=16)
+def short_of_neighbours(width: int, height: int) -> tuple[int, ...]:
+    """Flat indices, in order, of the cells with fewer than 8 neighbours (the board's edge).
+
+    >>> short_of_neighbours(3, 3)
+    (0, 1, 2, 3, 5, 6, 7, 8)
+    """
+    table = neighbour_table(width, height)
+    return tuple(i for i, around in enumerate(table) if len(around) < 8)
 
 
 def read_board(path: str) -> Board:

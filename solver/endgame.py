@@ -19,6 +19,8 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from itertools import combinations
 
+from solver.board import neighbour_table
+
 #: Search only when at most this many layouts fit the board.
 MAX_LAYOUTS = 500
 #: ... and at most this many covered cells are left.
@@ -162,3 +164,37 @@ def win_chance(
     masks = frozenset(sum(bit[j] for j in lay) for lay in layouts)
     won, cell = wins(masks, cells)
     return won / len(layouts), cell
+
+
+def best_cell(cells: Sequence[str], width: int, height: int, mines: int) -> int | None:
+    """The cell (flat index) with the best chance to win the board ``cells`` (``mines`` in all),
+    or None when its layouts or its game tree are over the limits (:data:`MAX_LAYOUTS`,
+    :data:`MAX_COVERED`, :class:`SearchTooLarge`) or no cell needs guessing.
+
+    >>> best_cell(list("1." ".."), 2, 2, 1) in (1, 2, 3)  # one mine, a third each
+    True
+    """
+    covered = [j for j, ch in enumerate(cells) if ch in ".?"]
+    if len(covered) > MAX_COVERED:
+        return None
+    nbrs = neighbour_table(width, height)
+    covered_set = set(covered)
+    constraints = []
+    for i, ch in enumerate(cells):
+        if "0" <= ch <= "8":
+            around = [k for k in nbrs[i] if k in covered_set]
+            if around:
+                flagged = sum(cells[k] in "F*X" for k in nbrs[i])
+                constraints.append((around, ord(ch) - 48 - flagged))
+    mines_left = mines - sum(ch in "F*X" for ch in cells)
+    layouts = list_layouts(covered, constraints, mines_left, MAX_LAYOUTS)
+    if not layouts:
+        return None
+    around_covered: dict[int, Sequence[int]] = {
+        j: tuple(k for k in nbrs[j] if k in covered_set) for j in covered
+    }
+    try:
+        _chance, cell = win_chance(layouts, covered, around_covered)
+    except SearchTooLarge:
+        return None
+    return cell if cell >= 0 else None

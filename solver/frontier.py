@@ -19,8 +19,9 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from solver.board import Board, Position
-from solver.constraints import Constraints, board_constraints
-from solver.probability import ComponentCount, combine, count_components
+from solver.constraints import Constraints, constrain, settle
+from solver.countmemo import CountMemo, count_components
+from solver.probability import ComponentCount, combine
 
 
 @dataclass(frozen=True)
@@ -72,16 +73,21 @@ def survey(
     height: int,
     mines: int,
     quick: bool = False,
+    memo: CountMemo | None = None,
 ) -> tuple[Outlook, Counted | None]:
-    """:func:`analyse`, and what it counted (None when a quick analysis stopped early)."""
-    cons = board_constraints(Board.from_cells(cells, width, height), mines)
+    """:func:`analyse`, and what it counted (None when a quick analysis stopped early).
+
+    ``memo``, the caller's (:class:`~solver.countmemo.CountMemo`), gives the counts of
+    components already counted in the same game."""
+    settled = settle(Board.from_cells(cells, width, height), mines)
+    if quick and settled.forced_safe:
+        return Outlook(settled.forced_safe, settled.forced_mines), None
+    cons = constrain(settled)
 
     def flat(cells: tuple[Position, ...]) -> tuple[int, ...]:
         return tuple(y * width + x for x, y in cells)
 
-    if quick and cons.forced_safe:
-        return Outlook(flat(cons.forced_safe), flat(cons.forced_mines)), None
-    counts = count_components(cons)
+    counts = count_components(cons, memo)
     analysis = combine(cons, mines, counts)
     probability: dict[int, float] = {}
     for cells_alike, p in analysis.pools:

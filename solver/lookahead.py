@@ -27,13 +27,14 @@ of it. Everything is counted in integers, so a trial is exactly what
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from math import comb
 
 from solver.board import MINE_CHARS, Position, neighbour_table
 from solver.constraints import Component, Constraint, Constraints, Group
+from solver.countmemo import CountMemo
 from solver.packing import Known
 from solver.probability import ComponentCount, count_component, poly_mul, trim
 
@@ -79,6 +80,14 @@ class _Prepared:
     groups: tuple[tuple[tuple[Position, ...], bool], ...]
     rest: list[_Part]  # the components left as they are
     outside: tuple[int, ...]  # cells touching no number after the reveal
+    #: The product of the rest's totals, and for each part of the rest the product of the
+    #: others': every number's trial multiplies only its own slice into them.
+    rest_all: list[int]
+    rest_except: list[list[int]]
+    #: ``ways[m]``: the fillings of the outside cells when the parts hold ``m`` mines; and the
+    #: weight of the new number's slice, ``m`` -> the layouts of the rest and the outside with it.
+    ways: list[int]
+    head_weight: list[int]
 
 
 class Lookahead:
@@ -86,7 +95,8 @@ class Lookahead:
 
     ``cells`` is the board (flat, ``y * width + x``), ``cons`` its constraints and ``counts``
     its components' counts (:func:`solver.probability.count_components`). ``settled`` are cells
-    known to be mines that the caller leaves out of :attr:`Trial.lowest`.
+    known to be mines that the caller leaves out of :attr:`Trial.lowest`. ``memo``, the
+    caller's, gives the counts of sub-problems already counted in the same game.
     """
 
     def __init__(
@@ -97,6 +107,7 @@ class Lookahead:
         cons: Constraints,
         counts: Sequence[ComponentCount],
         settled: Iterable[int] = (),
+        memo: CountMemo | None = None,
     ) -> None:
         if not all(c.exact for c in counts):
             raise NotExact("the position itself is approximated")
@@ -105,6 +116,7 @@ class Lookahead:
         self._counts = list(counts)
         self._nbrs = neighbour_table(width, height)
         self._settled = frozenset(settled)
+        self._memo = memo
 
         def flat(cells: Iterable[tuple[int, int]]) -> list[int]:
             return [y * width + x for x, y in cells]
@@ -128,6 +140,9 @@ class Lookahead:
             for t in self._totals
         ]
         self._prepared: dict[int, _Prepared] = {}
+        # Per cell, per part of the rest, per group: its mines over the layouts, as a polynomial
+        # in the new number's slice (made when a number first needs the rest looked at).
+        self._rest_masses: dict[int, list[list[list[int]]]] = {}
 
     def reveal(self, j: int, number: int, probabilities: bool = False) -> Trial:
         """The position after covered cell ``j`` shows ``number``.
@@ -142,21 +157,18 @@ class Lookahead:
         value = number - prep.known
         if prep.impossible or value < 0 or value > prep.room:
             return Trial(0)
-        parts = list(prep.rest)
         count = prep.count
+        head = None
         if count is not None:
             start, end = value * count.stride, (value + 1) * count.stride
-            parts.insert(
-                0,
-                _Part(
-                    trim(count.total[start:end]),
-                    [
-                        (count.weighted[g][start:end], cells, counted)
-                        for g, (cells, counted) in enumerate(prep.groups)
-                    ],
-                ),
+            head = _Part(
+                trim(count.total[start:end]),
+                [
+                    (count.weighted[g][start:end], cells, counted)
+                    for g, (cells, counted) in enumerate(prep.groups)
+                ],
             )
-        return self._combine(j, parts, prep, probabilities)
+        return self._combine(j, head, prep, probabilities)
 
     def _prepare(self, j: int) -> _Prepared:
         cons = self._cons
@@ -219,7 +231,10 @@ class Lookahead:
                 sum(self._known[i].high for i in touched) + free,
                 layouts,
             )
-            count = count_component(sub, comp, frozenset(marked), window)
+            if self._memo is not None:
+                count = self._memo.count(sub, comp, frozenset(marked), window)
+            else:
+                count = count_component(sub, comp, frozenset(marked), window)
             if not count.exact:
                 raise NotExact(f"the sub-problem around cell {j} is over the work budget")
         rest = [
@@ -237,6 +252,22 @@ class Lookahead:
             for i in range(len(cons.components))
             if i not in touched
         ]
+        totals = [part.total for part in rest]
+        # prefix[i] / suffix[i]: the product of the rest's totals before / from part i.
+        prefix = [[1]]
+        for t in totals:
+            prefix.append(poly_mul(prefix[-1], t))
+        suffix = [[1]] * (len(totals) + 1)
+        for i in range(len(totals) - 1, -1, -1):
+            suffix[i] = poly_mul(totals[i], suffix[i + 1])
+        rest_all = prefix[-1]
+        outside = tuple(k for k in self._outside if k != j and k not in near)
+        span = 1 if count is None else count.stride  # the longest a slice may be
+        n_out, left = len(outside), cons.mines_left
+        ways = [
+            comb(n_out, left - m) if 0 <= left - m <= n_out else 0
+            for m in range(span + len(rest_all) - 1)
+        ]
         return _Prepared(
             # j was the only covered cell of a number: it cannot show if the number owes a mine.
             impossible=any(k.value for c, k in enumerate(constraints) if c not in alive),
@@ -245,53 +276,102 @@ class Lookahead:
             count=count,
             groups=tuple((g.cells, c) for g, c in zip(groups, counted, strict=True)),
             rest=rest,
-            outside=tuple(k for k in self._outside if k != j and k not in near),
+            outside=outside,
+            rest_all=rest_all,
+            rest_except=[poly_mul(prefix[i], suffix[i + 1]) for i in range(len(totals))],
+            ways=ways,
+            head_weight=[
+                sum(o * ways[m + k] for k, o in enumerate(rest_all) if o) for m in range(span)
+            ]
+            if count is not None
+            else [],
         )
 
-    def _combine(self, j: int, parts: list[_Part], prep: _Prepared, want_all: bool) -> Trial:
-        """Exact layout count and probabilities from the parts and the outside cells."""
-        totals = [p.total for p in parts]
-        if any(t == [0] for t in totals):
+    def _masses(self, j: int, prep: _Prepared) -> list[list[list[int]]]:
+        """For each part of the rest and each of its groups, ``q`` such that the group's mines
+        over the layouts with the new number's slice ``h`` are ``sum(h[a] * q[a])``.
+
+        A group's mines, ``sum_m weighted[m] * sum_k (h * others)[k] * ways[m + k]``, are
+        ``sum_a h[a] * q[a]`` with ``q[a] = sum_m weighted[m] * W[m + a]`` and
+        ``W[x] = sum_b others[b] * ways[x + b]``: made once for the cell, not once per number.
+        """
+        masses = self._rest_masses.get(j)
+        if masses is None:
+            ways = prep.ways
+            span = len(prep.head_weight) or 1
+            masses = []
+            for part, others in zip(prep.rest, prep.rest_except, strict=True):
+                n = len(part.total)
+                w = [
+                    sum(o * ways[x + b] for b, o in enumerate(others) if o)
+                    for x in range(n + span - 1)
+                ]
+                masses.append(
+                    [
+                        [
+                            sum(e * w[m + a] for m, e in enumerate(weighted[:n]) if e)
+                            for a in range(span)
+                        ]
+                        for weighted, _cells, _counts in part.groups
+                    ]
+                )
+            self._rest_masses[j] = masses
+        return masses
+
+    def _combine(self, j: int, head: _Part | None, prep: _Prepared, want_all: bool) -> Trial:
+        """Exact layout count and probabilities from the new number's slice of the sub-problem
+        (``head``, None when it has no cell), the rest and the outside cells.
+
+        Without ``want_all``, a position found to have a safe cell is answered at once: its
+        lowest probability is that cell's, 0, and the other parts cannot change it.
+        """
+        if (head is not None and head.total == [0]) or any(p.total == [0] for p in prep.rest):
             return Trial(0)
         left = self._cons.mines_left
         n_out = len(prep.outside)
-        # prefix[i] / suffix[i]: product of the totals before / from part i.
-        prefix = [[1]]
-        for t in totals:
-            prefix.append(poly_mul(prefix[-1], t))
-        everything = prefix[-1]
-        ways = [
-            comb(n_out, left - m) if 0 <= left - m <= n_out else 0 for m in range(len(everything))
-        ]
-        solutions = sum(e * w for e, w in zip(everything, ways, strict=True) if e)
+        everything = prep.rest_all if head is None else poly_mul(head.total, prep.rest_all)
+        ways = prep.ways  # at least as long as everything
+        solutions = sum(e * w for e, w in zip(everything, ways, strict=False) if e)
         if solutions == 0:
             return Trial(0)
-        suffix = [[1]] * (len(totals) + 1)
-        for i in range(len(totals) - 1, -1, -1):
-            suffix[i] = poly_mul(totals[i], suffix[i + 1])
         has_safe = any(k != j for k in self._forced_safe)
+        if has_safe and not want_all:
+            return Trial(solutions, True, Fraction(0))
         best_mass, best_size = -1, 1
         exact: dict[int, Fraction] | None = {} if want_all else None
-        for i, part in enumerate(parts):
-            others = poly_mul(prefix[i], suffix[i + 1])
-            weight = [
-                sum(o * ways[m + k] for k, o in enumerate(others) if o)
-                for m in range(len(part.total))
-            ]
-            for weighted, cells, counts in part.groups:
-                mass = sum(e * w for e, w in zip(weighted, weight, strict=False) if e)
-                if mass == 0:
-                    has_safe = True
-                size = len(cells)
-                if counts and (best_mass < 0 or mass * best_size < best_mass * size):
-                    best_mass, best_size = mass, size
-                if exact is not None:
-                    p = Fraction(mass, solutions * size)
-                    exact.update(((y * self.width + x), p) for x, y in cells)
+        # Each group with its mines over the layouts, the new number's first: its new safe
+        # cells are next to it, and the rest need not be looked at once one is found.
+        slice_ = [1] if head is None else head.total
+        masses = self._masses(j, prep) if prep.rest else []
+
+        def groups() -> Iterator[tuple[int, tuple[Position, ...], bool]]:
+            if head is not None:
+                weight = prep.head_weight
+                for weighted, cells, counts in head.groups:
+                    yield (
+                        sum(e * w for e, w in zip(weighted, weight, strict=False) if e),
+                        cells,
+                        counts,
+                    )
+            for part, part_masses in zip(prep.rest, masses, strict=True):
+                for (_weighted, cells, counts), q in zip(part.groups, part_masses, strict=True):
+                    yield sum(h * x for h, x in zip(slice_, q, strict=False) if h), cells, counts
+
+        for mass, cells, counts in groups():
+            if mass == 0:
+                has_safe = True
+                if counts and exact is None:
+                    return Trial(solutions, True, Fraction(0))
+            size = len(cells)
+            if counts and (best_mass < 0 or mass * best_size < best_mass * size):
+                best_mass, best_size = mass, size
+            if exact is not None:
+                p = Fraction(mass, solutions * size)
+                exact.update(((y * self.width + x), p) for x, y in cells)
         if n_out:
             mass = sum(
                 e * w * (left - m)
-                for m, (e, w) in enumerate(zip(everything, ways, strict=True))
+                for m, (e, w) in enumerate(zip(everything, ways, strict=False))
                 if e
             )
             if mass == 0:

@@ -19,14 +19,16 @@ and asks again.
 
 from __future__ import annotations
 
-import contextlib
+import itertools
 import random
 from collections.abc import Sequence
 
 from solver import endgame, frontier, pgms
 from solver.board import Board
+from solver.constraints import covered_neighbours
+from solver.countmemo import CountMemo
 from solver.errors import ContradictionError, MinebotError
-from solver.lookahead import Lookahead, NotExact
+from solver.lookahead import Lookahead, NotExact, Trial
 from solver.moves import Move
 
 STRATEGIES = ("best", "min-risk", "pgms")
@@ -52,20 +54,24 @@ def plan(
     mines: int,
     strategy: str,
     rng: random.Random,
+    memo: CountMemo | None = None,
 ) -> list[Move]:
-    """Certain flags, then either every certainly safe cell or one guess."""
+    """Certain flags, then either every certainly safe cell or one guess.
+
+    ``memo``, the caller's for the whole game (:class:`~solver.countmemo.CountMemo`), lets an
+    analysis reuse the counts of components already counted: same moves, less work."""
     if strategy == "pgms":
         return _plan_pgms(list(cells), width, height, mines, rng)
     if strategy not in STRATEGIES:
         raise MinebotError(
             f"unknown strategy {strategy!r}: expected one of {', '.join(STRATEGIES)}"
         )
-    outlook, counted = frontier.survey(list(cells), width, height, mines, quick=True)
+    outlook, counted = frontier.survey(list(cells), width, height, mines, quick=True, memo=memo)
     flags = [Move("flag", j % width, j // width, 1.0) for j in outlook.mines]
     if outlook.safe:
         return flags + [Move("open", j % width, j // width, 0.0) for j in outlook.safe]
     if not outlook.probability:
-        outlook, counted = frontier.survey(list(cells), width, height, mines)
+        outlook, counted = frontier.survey(list(cells), width, height, mines, memo=memo)
         flags = [Move("flag", j % width, j // width, 1.0) for j in outlook.mines]
         if outlook.safe:
             return flags + [Move("open", j % width, j // width, 0.0) for j in outlook.safe]
@@ -80,7 +86,7 @@ def plan(
         if j is None:
             j, why = forced_guess(list(cells), width, height, mines, outlook), "fifty-fifty"
         if j is None:
-            j = best_guess(list(cells), width, height, mines, outlook, rng, counted)
+            j = best_guess(list(cells), width, height, mines, outlook, rng, counted, memo)
             why = "look-ahead"
     return flags + [Move("open", j % width, j // width, outlook.probability[j], why)]
 
@@ -105,7 +111,8 @@ LOOKAHEAD_MARGIN = 0.15
 #: Two-step look-ahead (:func:`two_step_safety`) for the candidates whose one-step score is
 #: within this of the best (a close call); a negative margin turns it off. Paired against it
 #: off, expert classic corner, 32,000 games (seeds 31, 32, 33): won by it only 88, by the
-#: one-step only 50 (sign test p = 0.0015), 40.52 -> 40.63 %, CPU per game x1.13.
+#: one-step only 50 (sign test p = 0.0015), 40.52 -> 40.63 %, CPU per game x1.13 at first;
+#: now below the old one-step's (it reuses the one-step's trials and cuts candidates by a bound).
 TWO_STEP_MARGIN = 0.02
 #: ... at most this many of them, the best first ...
 TWO_STEP_TOP = 3
@@ -122,6 +129,7 @@ def best_guess(
     outlook: frontier.Outlook,
     rng: random.Random,
     counted: frontier.Counted | None = None,
+    memo: CountMemo | None = None,
 ) -> int:
     """Lowest probability, refined by a look-ahead of one move.
 
@@ -146,7 +154,8 @@ def best_guess(
     candidates = lookahead_candidates(cells, width, height, outlook, rng)
     if len(candidates) == 1:
         return candidates[0]
-    scores = _one_step_scores(cells, width, height, mines, candidates, outlook, counted)
+    ahead = _lookahead(cells, width, height, outlook, counted, memo)
+    scores = _one_step_scores(cells, width, height, mines, candidates, outlook, ahead)
     if TWO_STEP_MARGIN >= 0 and len(scores) > 1:
         covered = sum(ch in ".?" for ch in cells)
         top = max(scores.values())
@@ -155,10 +164,17 @@ def best_guess(
             key=lambda j: -scores[j],
         )[:TWO_STEP_TOP]
         if covered <= TWO_STEP_SHARE * len(cells) and len(close) > 1:
-            scores = {
-                j: (1.0 - probability[j]) * two_step_safety(cells, width, height, mines, j, outlook)
-                for j in close
-            }
+            scores = {}
+            for j in close:
+                # A cell sure to score clearly below the best so far is cut short: it is not
+                # chosen, whatever its exact score.
+                floor = max(scores.values(), default=-1.0) - 2 * TIE
+                alive = 1.0 - probability[j]
+                at_least = floor / alive if floor > 0 and alive > 0 else None
+                safety = two_step_safety(
+                    cells, width, height, mines, j, outlook, ahead, at_least, memo
+                )
+                scores[j] = alive * safety
     best, best_score = candidates[0], -1.0
     for j in candidates:
         score = scores.get(j, -1.0)
@@ -171,6 +187,21 @@ def best_guess(
 _SLACK = 1e-9
 
 
+def _lookahead(
+    cells: list[str],
+    width: int,
+    height: int,
+    outlook: frontier.Outlook,
+    counted: frontier.Counted | None,
+    memo: CountMemo | None = None,
+) -> Lookahead | None:
+    """The trial reveals of the position ``counted`` counted, or None when it is approximated
+    (each trial is then analysed from scratch)."""
+    if counted is None or not all(c.exact for c in counted.counts):
+        return None
+    return Lookahead(cells, width, height, counted.constraints, counted.counts, outlook.mines, memo)
+
+
 def _one_step_scores(
     cells: list[str],
     width: int,
@@ -178,21 +209,16 @@ def _one_step_scores(
     mines: int,
     candidates: list[int],
     outlook: frontier.Outlook,
-    counted: frontier.Counted | None,
+    ahead: Lookahead | None,
 ) -> dict[int, float]:
     """``(1 - p(c)) * next_move_safety(c)`` of the ``candidates`` worth counting.
 
     A candidate scores at most ``(1 - p) * (1 + PROGRESS_BONUS)``. Counting the likeliest
     winners first, the rest are cut once even that bound falls clearly below the best score
-    found: a cut cell could not have been chosen. ``counted``, what the analysis behind
-    ``outlook`` counted, lets each trial recount only the components the candidate touches.
+    found: a cut cell could not have been chosen. ``ahead``, the position's trial reveals
+    (:func:`_lookahead`), recounts only the components the candidate touches.
     """
     probability = outlook.probability
-    ahead = None
-    if counted is not None and all(c.exact for c in counted.counts):
-        ahead = Lookahead(
-            cells, width, height, counted.constraints, counted.counts, settled=outlook.mines
-        )
     scores: dict[int, float] = {}
     for j in sorted(candidates, key=lambda j: probability[j]):
         bound = (1.0 - probability[j]) * (1.0 + PROGRESS_BONUS) + _SLACK
@@ -236,10 +262,6 @@ def lookahead_candidates(
     nbrs = neighbour_table(width, height)
     probability = outlook.probability
     low = min(probability.values())
-
-    def covered_around(j: int) -> int:
-        return sum(cells[k] in ".?" for k in nbrs[j])
-
     edge = sorted(
         (p, rng.random(), j)
         for j, p in probability.items()
@@ -250,14 +272,15 @@ def lookahead_candidates(
         # Interior cells are equally likely mines; they differ in what they may reveal. Try
         # those with the fewest covered neighbours (likeliest zeros) and those touching the
         # frontier (their number may settle it).
-        inner = sorted((covered_around(j), rng.random(), j) for j in outlook.interior)
+        around = covered_neighbours(cells, width, height)
+        inner = sorted((around[j], rng.random(), j) for j in outlook.interior)
         candidates += [j for _n, _r, j in inner[:LOOKAHEAD_INTERIOR]]
-        touching = [
-            item
-            for item in inner[LOOKAHEAD_INTERIOR:]
-            if any(k in outlook.frontier for k in nbrs[item[2]])
-        ]
-        candidates += [j for _n, _r, j in touching[:LOOKAHEAD_TOUCHING]]
+        touching = (
+            j
+            for _n, _r, j in inner[LOOKAHEAD_INTERIOR:]
+            if any(k in outlook.frontier for k in nbrs[j])
+        )
+        candidates += itertools.islice(touching, LOOKAHEAD_TOUCHING)
     return candidates
 
 
@@ -274,10 +297,7 @@ def next_move_safety(
     trial, numbers = _reveal(cells, width, height, j, outlook)
     weights: list[tuple[int, float]] = []
     for v in numbers:
-        outcome = None
-        if ahead is not None:
-            with contextlib.suppress(NotExact):  # too large: analysed from scratch below
-                outcome = ahead.reveal(j, v)
+        outcome = _trial(ahead, j, v)
         if outcome is not None:
             solutions, has_safe = outcome.solutions, outcome.has_safe
             lowest = None if outcome.lowest is None else float(outcome.lowest)
@@ -301,8 +321,27 @@ def next_move_safety(
     return _weighted_mean(weights)
 
 
+def _trial(ahead: Lookahead | None, j: int, v: int) -> Trial | None:
+    """The position after ``j`` shows ``v`` counted by ``ahead``; None when it cannot be (no
+    ``ahead``, or a sub-problem over the work budget): analyse the board instead."""
+    if ahead is None:
+        return None
+    try:
+        return ahead.reveal(j, v)
+    except NotExact:
+        return None
+
+
 def two_step_safety(
-    cells: list[str], width: int, height: int, mines: int, j: int, outlook: frontier.Outlook
+    cells: list[str],
+    width: int,
+    height: int,
+    mines: int,
+    j: int,
+    outlook: frontier.Outlook,
+    ahead: Lookahead | None = None,
+    at_least: float | None = None,
+    memo: CountMemo | None = None,
 ) -> float:
     """:func:`next_move_safety` one move deeper: the value of the position after ``j``.
 
@@ -310,28 +349,56 @@ def two_step_safety(
     safe), ``1 + PROGRESS_BONUS`` if the position after ``v`` has a safe cell, else that
     position's best one-step score ``max_c (1 - p(c)) * next_move_safety(c)`` (over its
     :func:`lookahead_candidates`): the chance to survive the next guess and the one after it,
-    where :func:`next_move_safety` counts only the next.
+    where :func:`next_move_safety` counts only the next. ``ahead`` (the position's trial
+    reveals, :func:`_lookahead`) settles the numbers that leave a safe cell or none at all
+    without analysing the board after them.
+
+    With ``at_least``, the answer may be cut short: once the value is sure to fall below
+    ``at_least``, an upper bound of it (itself below ``at_least``) is returned instead. A number
+    whose position has no safe cell is worth at most ``(1 - lowest p) * (1 + PROGRESS_BONUS)``
+    there, so the bound costs no look-ahead; the costliest numbers are counted last.
     """
     trial, numbers = _reveal(cells, width, height, j, outlook)
-    weights: list[tuple[int, float]] = []
+    values: dict[int, tuple[int, float]] = {}  # number -> (layouts, value), exact
+    pending: list[tuple[float, int, int, list[str], frontier.Outlook, frontier.Counted | None]] = []
     for v in numbers:
+        known = _trial(ahead, j, v)
+        if known is not None and (known.solutions == 0 or known.has_safe):
+            if known.solutions:
+                values[v] = (known.solutions, 1.0 + PROGRESS_BONUS)
+            continue
         trial[j] = str(v)
         try:
-            after, counted = frontier.survey(trial, width, height, mines)
+            after, counted = frontier.survey(trial, width, height, mines, memo=memo)
         except ContradictionError:
             continue
         if after.solutions == 0:
             continue
         if after.safe:
-            safety = 1.0 + PROGRESS_BONUS
-        else:
-            choices = [k for k, p in after.probability.items() if p < 1.0]
-            if not choices:
-                safety = 1.0  # nothing covered left but mines: the game is won
-            else:
-                safety = _one_step_value(trial, width, height, mines, after, counted)
-        weights.append((after.solutions, safety))
-    return _weighted_mean(weights)
+            values[v] = (after.solutions, 1.0 + PROGRESS_BONUS)
+            continue
+        choices = [p for p in after.probability.values() if p < 1.0]
+        if not choices:
+            values[v] = (after.solutions, 1.0)  # nothing covered left but mines: won
+            continue
+        bound = (1.0 - min(choices)) * (1.0 + PROGRESS_BONUS) + _SLACK
+        pending.append((after.solutions * bound, v, after.solutions, list(trial), after, counted))
+    total = sum(n for n, _s in values.values()) + sum(item[2] for item in pending)
+    if not total:
+        return 0.0
+    # Heaviest first: counting them narrows the bound the most.
+    pending.sort(key=lambda item: -item[0])
+    known_mass = sum(n * s for n, s in values.values())
+    open_mass = sum(item[0] for item in pending)
+    for mass, v, solutions, board, after, counted in pending:
+        if at_least is not None and (known_mass + open_mass) / total < at_least:
+            return (known_mass + open_mass) / total
+        value = _one_step_value(board, width, height, mines, after, counted, memo)
+        values[v] = (solutions, value)
+        known_mass += solutions * value
+        open_mass -= mass
+    # In the order of the numbers, as one sum: the value does not depend on the cut.
+    return _weighted_mean([values[v] for v in sorted(values)])
 
 
 def _one_step_value(
@@ -341,11 +408,13 @@ def _one_step_value(
     mines: int,
     outlook: frontier.Outlook,
     counted: frontier.Counted | None,
+    memo: CountMemo | None = None,
 ) -> float:
     """The best one-step score of a position: ``max_c (1 - p(c)) * next_move_safety(c)``."""
     # A fixed generator: the candidates' order must not draw on the game's own.
     candidates = lookahead_candidates(cells, width, height, outlook, random.Random(0))
-    scores = _one_step_scores(cells, width, height, mines, candidates, outlook, counted)
+    ahead = _lookahead(cells, width, height, outlook, counted, memo)
+    scores = _one_step_scores(cells, width, height, mines, candidates, outlook, ahead)
     return max(scores.values(), default=0.0)
 
 
@@ -355,32 +424,7 @@ def endgame_guess(
     """The exact game-tree answer when few layouts are left (:mod:`solver.endgame`), else None."""
     if not (ENDGAME and 1 < outlook.solutions <= endgame.MAX_LAYOUTS):
         return None
-    covered = [j for j, ch in enumerate(cells) if ch in ".?"]
-    if len(covered) > endgame.MAX_COVERED:
-        return None
-    from solver.board import neighbour_table
-
-    nbrs = neighbour_table(width, height)
-    covered_set = set(covered)
-    constraints = []
-    for i, ch in enumerate(cells):
-        if "0" <= ch <= "8":
-            around = [k for k in nbrs[i] if k in covered_set]
-            if around:
-                flagged = sum(cells[k] in "F*X" for k in nbrs[i])
-                constraints.append((around, ord(ch) - 48 - flagged))
-    mines_left = mines - sum(ch in "F*X" for ch in cells)
-    layouts = endgame.list_layouts(covered, constraints, mines_left, endgame.MAX_LAYOUTS)
-    if not layouts:
-        return None
-    around_covered: dict[int, Sequence[int]] = {
-        j: tuple(k for k in nbrs[j] if k in covered_set) for j in covered
-    }
-    try:
-        _chance, cell = endgame.win_chance(layouts, covered, around_covered)
-    except endgame.SearchTooLarge:
-        return None
-    return cell if cell >= 0 else None
+    return endgame.best_cell(cells, width, height, mines)
 
 
 def forced_guess(

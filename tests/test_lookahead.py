@@ -46,6 +46,13 @@ def assert_reveals_match(cells: list[str], width: int, height: int, mines: int, 
             continue
         for number in range(len(nbrs[j]) + 1):
             trial = ahead.reveal(j, number, probabilities=True)
+            # Without the probabilities, a trial may stop at its first safe cell: same answer.
+            quick = ahead.reveal(j, number)
+            assert (quick.solutions, quick.has_safe, quick.lowest) == (
+                trial.solutions,
+                trial.has_safe,
+                trial.lowest,
+            )
             revealed = list(cells)
             revealed[j] = str(number)
             solutions, expected = from_scratch(revealed, width, height, mines)

@@ -303,3 +303,46 @@ def test_two_step_at_margin_zero_only_breaks_ties(monkeypatch):
             for j in (base, tied)
         ]
         assert scores[1] == pytest.approx(scores[0], abs=1e-9)
+
+
+def test_two_step_safety_with_trial_reveals_is_the_same():
+    """The position's trial reveals (``ahead``) settle numbers that leave a safe cell without an
+    analysis: the value is the one a fresh analysis of every number gives."""
+    import solver.policy as policy
+    from tests.test_lookahead import expert_positions
+
+    for cells in expert_positions(3, seed=160):
+        outlook, counted = frontier.survey(cells, 30, 16, 99)
+        ahead = Lookahead(cells, 30, 16, counted.constraints, counted.counts, outlook.mines)
+        lowest = sorted(outlook.probability, key=lambda j: outlook.probability[j])[:3]
+        for j in lowest:
+            plain = policy.two_step_safety(cells, 30, 16, 99, j, outlook)
+            shared = policy.two_step_safety(cells, 30, 16, 99, j, outlook, ahead)
+            assert shared == pytest.approx(plain, abs=1e-12)
+
+
+def test_two_step_safety_cut_short_is_a_bound_below_the_floor():
+    """With ``at_least``, the value is exact, or an upper bound of it below ``at_least``."""
+    import solver.policy as policy
+
+    checked = cut = 0
+    for game, mines in game_positions(80, seed=31):
+        board = game.board
+        cells = list(game.cells)
+        outlook = analyse(cells, board.width, board.height, mines)
+        if outlook.safe or len(outlook.probability) > 14:
+            continue
+        for j, p in outlook.probability.items():
+            if p < 1.0:
+                exact = policy.two_step_safety(cells, board.width, board.height, mines, j, outlook)
+                for at_least in (exact - 0.05, exact + 1e-6, exact + 0.05, 2.0):
+                    got = policy.two_step_safety(
+                        cells, board.width, board.height, mines, j, outlook, at_least=at_least
+                    )
+                    if exact >= at_least:
+                        assert got == exact
+                    elif got != exact:
+                        assert exact - 1e-12 <= got < at_least
+                        cut += 1
+                    checked += 1
+    assert checked > 100 and cut > 10
