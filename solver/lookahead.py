@@ -36,7 +36,13 @@ from solver.board import MINE_CHARS, Position, neighbour_table
 from solver.constraints import Component, Constraint, Constraints, Group
 from solver.countmemo import CountMemo
 from solver.packing import Known
-from solver.probability import ComponentCount, count_component, poly_mul, trim
+from solver.probability import (
+    ComponentCount,
+    count_component,
+    poly_mul,
+    running_products,
+    trim,
+)
 
 
 class NotExact(Exception):
@@ -253,13 +259,7 @@ class Lookahead:
             if i not in touched
         ]
         totals = [part.total for part in rest]
-        # prefix[i] / suffix[i]: the product of the rest's totals before / from part i.
-        prefix = [[1]]
-        for t in totals:
-            prefix.append(poly_mul(prefix[-1], t))
-        suffix = [[1]] * (len(totals) + 1)
-        for i in range(len(totals) - 1, -1, -1):
-            suffix[i] = poly_mul(totals[i], suffix[i + 1])
+        prefix, suffix = running_products(totals)
         rest_all = prefix[-1]
         outside = tuple(k for k in self._outside if k != j and k not in near)
         span = 1 if count is None else count.stride  # the longest a slice may be

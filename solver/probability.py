@@ -346,6 +346,23 @@ def poly_mul(a: list[int], b: list[int]) -> list[int]:
     return out
 
 
+def running_products(totals: list[list[int]]) -> tuple[list[list[int]], list[list[int]]]:
+    """``prefix[i]`` and ``suffix[i]``: the product (:func:`poly_mul`) of ``totals`` before
+    and from index ``i`` (each list one longer than ``totals``), so that all but one of them is
+    ``poly_mul(prefix[i], suffix[i + 1])``.
+
+    >>> running_products([[1, 1], [1, 2]])
+    ([[1], [1, 1], [1, 3, 2]], [[1, 3, 2], [1, 2], [1]])
+    """
+    prefix = [[1]]
+    for t in totals:
+        prefix.append(poly_mul(prefix[-1], t))
+    suffix = [[1]] * (len(totals) + 1)
+    for i in range(len(totals) - 1, -1, -1):
+        suffix[i] = poly_mul(totals[i], suffix[i + 1])
+    return prefix, suffix
+
+
 def trim(poly: list[int]) -> list[int]:
     """The polynomial without its zero coefficients at the top (at least one is kept)."""
     end = len(poly)
@@ -366,13 +383,7 @@ def combine(cons: Constraints, mines: int, counts: list[ComponentCount]) -> Anal
             "no mine layout satisfies the numbers at " + _cells_text(cells), cells
         )
 
-    # prefix[i] / suffix[i]: product of the totals before / from component i.
-    prefix = [[1]]
-    for t in totals:
-        prefix.append(poly_mul(prefix[-1], t))
-    suffix = [[1]] * (len(totals) + 1)
-    for i in range(len(totals) - 1, -1, -1):
-        suffix[i] = poly_mul(totals[i], suffix[i + 1])
+    prefix, suffix = running_products(totals)
     everything = prefix[-1]
 
     def outside_ways(m: int) -> int:
