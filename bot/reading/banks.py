@@ -137,9 +137,12 @@ def _template_bank(
         # An image cut at this very size (a skin stretching only the nearest size's) is the
         # cell as drawn: compared as strictly as the skin's own at its own size.
         as_cut = skin.stretch_nearest and _cut_at(image, skin.pitch_x * sx, skin.pitch_y * sy)
-        shifted = _smooth_shifts(skin, sx, sy) if k < own and not sharp else []
-        for phase in stretches + phases + shifted if k < own else stretches:
-            inner = _stretched_sample(image, skin, sx, sy, step, phase)
+        drawn = [_stretched_sample(image, skin, sx, sy, step, phase)
+                 for phase in (stretches + phases if k < own else stretches)]  # fmt: skip
+        if k < own and not sharp:
+            drawn += [_shifted_stretch(image, skin, sx, sy, step, start)
+                      for start in _smooth_shifts(skin, sx, sy)]  # fmt: skip
+        for inner in drawn:
             if sharp or as_cut:
                 tol = np.full(inner.shape, skin.tolerance_of(cls), np.uint8)
                 by_class.setdefault(cls, []).append((inner.reshape(-1), tol.reshape(-1), True))
@@ -324,7 +327,7 @@ def _stretched_sample(
     sx: float,
     sy: float,
     step: int,
-    phase: tuple[int, int] | tuple[float, float] | None = None,
+    phase: tuple[int, int] | None = None,
 ) -> np.ndarray:
     """``image`` (one cell at the skin's pitch, or at a drawn size) stretched to the skin's pitch
     times ``(sx, sy)`` and sampled where :func:`~bot.reading.matching.sample_cells` samples:
@@ -333,11 +336,9 @@ def _stretched_sample(
     import cv2
 
     h0, w0 = image.shape[:2]
-    if phase is not None and isinstance(phase[0], float):
-        return _shifted_stretch(image, skin, sx, sy, step, (float(phase[0]), float(phase[1])))
     if phase is not None:
-        a, b = int(phase[0]), int(phase[1])
-        big = repeated_tiling(image, sx, sy, (a, b))
+        a, b = phase
+        big = repeated_tiling(image, sx, sy, phase)
         return _sampled(big, skin, sx, sy, step, ((w0 + a) * sx, (h0 + b) * sy))
     shrink = min(skin.pitch_x * sx / w0, skin.pitch_y * sy / h0) < 1
     interp = cv2.INTER_AREA if shrink else cv2.INTER_LINEAR

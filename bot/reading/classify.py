@@ -135,13 +135,8 @@ def classify_cells(
         # Smooth stretches only: a pixel-repeated one with its edges widened also passes for
         # a block of smaller cells (lines a pixel thin inside it).
         smooth = template_bank(skin, sx, sy, step, repeated=False)  # the same classes
-        win, conf, margin, distance = score_cells(ycrcb(samples), lossy_bank(smooth), state)
-        doubtful = (results[1] < skin.min_confidence) | (results[2] < skin.min_margin)
-        widened = (win, conf, _noisy_margin(samples, smooth, skin, win, conf, margin), distance)
-        # The widened reading where the drawn one is unclear, or the same class more surely
-        # (the locator grows a board only through cells that read surely).
-        take = doubtful | ((win == results[0]) & (conf > results[1]))
-        results = tuple(np.where(take, w, r) for w, r in zip(widened, results, strict=True))
+        widened = score_cells(ycrcb(samples), lossy_bank(smooth), state)
+        results = _widened_where_unsure(samples, smooth, skin, widened, results)
         if unclear(results):
             results = _measured_lossy(samples, smooth, skin, state, results)
     if adapt_tone and unclear(results):
@@ -301,11 +296,26 @@ def _measured_lossy(
     noisy = noisy_bank(samples, bank, skin, best, sure, own_colour=True)
     if noisy is None:
         return results
-    win, conf, margin, distance = score_cells(ycrcb(samples), noisy, state)
-    measured = (win, conf, _noisy_margin(samples, bank, skin, win, conf, margin), distance)
+    measured = score_cells(ycrcb(samples), noisy, state)
+    return _widened_where_unsure(samples, bank, skin, measured, results)
+
+
+def _widened_where_unsure(
+    samples: np.ndarray,
+    bank: TemplateBank,
+    skin: Skin,
+    widened: tuple[np.ndarray, ...],
+    results: tuple[np.ndarray, ...],
+) -> tuple[np.ndarray, ...]:
+    """``results`` with the ``widened`` reading (a lossy look's scores against ``bank``'s
+    classes, its margins made noisy ones: :func:`_noisy_margin`) where the cell is unclear, or
+    where it reads the same class more surely (the locator grows a board only through cells
+    that read surely)."""
+    win, conf, margin, distance = widened
+    widened = (win, conf, _noisy_margin(samples, bank, skin, win, conf, margin), distance)
     doubtful = (results[1] < skin.min_confidence) | (results[2] < skin.min_margin)
     take = doubtful | ((win == results[0]) & (conf > results[1]))
-    return tuple(np.where(take, m, r) for m, r in zip(measured, results, strict=True))
+    return tuple(np.where(take, w, r) for w, r in zip(widened, results, strict=True))
 
 
 def _noisy_margin(

@@ -93,7 +93,7 @@ def nearer_margin(
     for g in range(len(bank.starts) - 1):
         lo, hi = bank.starts[g], bank.starts[g + 1]
         second = lo + variant_distance[:, lo:hi].argmin(axis=1)
-        apart = _telling_pixels(bank, first, second, images if brightness else None)
+        apart = _telling_pixels(bank, first, second, images)
         size = apart.sum(axis=1)
         nearer = near[rows, first] < near[rows, second]
         farther = near[rows, first] > near[rows, second]
@@ -113,14 +113,11 @@ def _telling_pixels(
 ) -> np.ndarray:
     """``[N, P]`` bool: the counted pixels where variant ``first[i]``'s image and variant
     ``second[i]``'s differ by more than the smaller of their tolerances (the pixels that tell
-    the two apart); in ``images`` (``[K, P, C]``, the bank's in other channels, compared
-    against the tolerance of the first channel) when given."""
-    tol = np.minimum(bank.tol[first], bank.tol[second]).astype(np.int16)
+    the two apart); in ``images`` (``[K, P, C]`` int16, default the bank's own; fewer
+    channels are compared against the tolerance of the first ones)."""
     if images is None:
-        apart = np.abs(bank.u8[first].astype(np.int16) - bank.u8[second].astype(np.int16)) > tol
-        told = apart.reshape(len(first), -1, 3).any(axis=2)
-    else:
-        channels = images.shape[2]
-        limit = tol.reshape(len(first), -1, 3)[:, :, :channels]
-        told = (np.abs(images[first] - images[second]) > limit).any(axis=2)
+        images = bank.u8.astype(np.int16).reshape(len(bank.u8), -1, 3)
+    tol = np.minimum(bank.tol[first], bank.tol[second]).astype(np.int16)
+    limit = tol.reshape(len(first), -1, 3)[:, :, : images.shape[2]]
+    told = (np.abs(images[first] - images[second]) > limit).any(axis=2)
     return told & bank.mask.reshape(-1, 3)[None, :, 0]
