@@ -382,12 +382,86 @@ def _fit_offsets(
             trial = replace(lattice, **changes)
             conf = classify_cells(frame, trial.grid(wx0, wy0, wx1, wy1), skin, step).confidence
             quality.append(conf.mean(axis=1 - axis))
-        best = moves[np.argmax(np.array(quality), axis=0)]
+        # Whole-pixel cells are a whole number of pixels wide, all within a pixel of the pitch
+        # (more under a desktop's scaling): the lines are placed together, each as well as
+        # its neighbours allow. A lossy picture's cells read about as well a pixel or two off,
+        # and lines placed one by one then made cells of 31 and 34 px for 32.7.
+        starts = (even + offsets)[part]
+        spread = reach / skin.uneven_px  # 1, or the scale a desktop stretched them by
+        # A desktop's scaler stretches wide and narrow cells alike: no order left then.
+        ordered = skin.spare_first and spread <= 1
+        best = steady_moves(np.array(quality), starts, moves, pitch, spread, ordered)
         # Lines beyond the window follow the nearest line inside it.
         offsets += np.interp(np.arange(offsets.size), np.arange(lo, hi + 1) - first, best)
         final: dict[str, Any] = {name: tuple(float(v) for v in offsets)}
         lattice = replace(lattice, **final)
     return lattice
+
+
+def steady_moves(
+    quality: np.ndarray,
+    starts: np.ndarray,
+    moves: np.ndarray,
+    pitch: float,
+    spread: float,
+    wider_first: bool = False,
+) -> np.ndarray:
+    """The move (one of ``moves``) of each line starting at ``starts`` that makes the most of
+    ``quality`` (``[move, line]``) with every gap between neighbouring lines less than
+    ``spread`` from ``pitch``; with ``wider_first``, no gap wider than the pitch after one
+    narrower. Each line alone where no moves keep to that.
+
+    Alone, the middle line would move a pixel: cells of 34 and 32 px for a pitch of 32.7.
+
+    >>> q = np.array([[1.0, 0.8, 1.0], [0.0, 0.9, 0.0]])  # moves 0 and 1
+    >>> steady_moves(q, np.array([0.0, 33.0, 66.0]), np.array([0, 1]), 32.7, 1.0).tolist()
+    [0, 0, 0]
+    >>> steady_moves(q, np.array([0.0, 33.0, 66.0]), np.array([0, 1]), 32.7, 2.0).tolist()
+    [0, 1, 0]
+
+    A 33 px cell after a 32 px one, where the wider come first, is not kept:
+
+    >>> q = np.array([[1.0, 1.0, 0.9], [0.0, 0.0, 0.0]])  # moves 0 and -1
+    >>> steady_moves(q, np.array([0.0, 32.0, 65.0]), np.array([0, -1]), 32.5, 1.0).tolist()
+    [0, 0, 0]
+    >>> steady_moves(q, np.array([0.0, 32.0, 65.0]), np.array([0, -1]), 32.5, 1.0, True).tolist()
+    [0, 0, -1]
+    """
+    n_moves, lines = quality.shape
+    if lines < 2:
+        return moves[np.argmax(quality, axis=0)]
+    positions = starts[None, :] + moves[:, None]
+    # States: each move, before (first half) and after (second half) a narrower gap.
+    total = np.concatenate([quality[:, 0], np.full(n_moves, -np.inf)])
+    came_from = np.zeros((2 * n_moves, lines), int)
+    for k in range(1, lines):
+        gaps = positions[:, k][:, None] - positions[:, k - 1][None, :]  # [move now, move before]
+        allowed = np.abs(gaps - pitch) < spread - 1e-3
+        narrower = gaps < pitch
+        wide_ok = allowed & ~narrower
+        # To a state before a narrower gap: from one before it by a wide gap; after: from
+        # either by a narrower gap, or (unordered) from one after it by a wide gap.
+        to_before = np.where(wide_ok, total[None, :n_moves], -np.inf)
+        to_after = np.concatenate(
+            [
+                np.where(allowed & narrower, total[None, :n_moves], -np.inf),
+                np.where(allowed & (narrower | (not wider_first)), total[None, n_moves:], -np.inf),
+            ],
+            axis=1,
+        )
+        came_from[:n_moves, k] = to_before.argmax(axis=1)
+        came_from[n_moves:, k] = to_after.argmax(axis=1)
+        total = np.concatenate([to_before.max(axis=1), to_after.max(axis=1)])
+        total += np.concatenate([quality[:, k], quality[:, k]])
+    if not np.isfinite(total).any():
+        return moves[np.argmax(quality, axis=0)]
+    state = int(total.argmax())
+    chosen = np.zeros(lines, int)
+    for k in range(lines - 1, -1, -1):
+        chosen[k] = state % n_moves
+        if k:
+            state = int(came_from[state, k])
+    return moves[chosen]
 
 
 def _grid(fx: float, fy: float, px: float, py: float, x0: int, y0: int, x1: int, y1: int) -> Grid:

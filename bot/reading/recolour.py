@@ -153,14 +153,17 @@ def aligned_seeds(frame: np.ndarray, lattice: Grid, skin: Skin) -> Grid:
     moved by whole pixels, up to half a cell each way, to where ``skin``'s cells (the skin
     under a rough shift) read most surely: a finder that knows no skin may put the cells'
     boundary on the other side of the gap between tiles, and a curve is learnt only from
-    cells cut where the skin cuts them. Coarse steps, then the pixels beside the best."""
+    cells cut where the skin cuts them. Coarse steps, then the pixels beside the best. Only
+    the block of the lattice that shows the most detail is read at each move (a move of a
+    flat cell changes little; the whole lattice would be read some 40 times)."""
     from bot.reading.classify import classify_cells
 
     seen: dict[tuple[int, int], float] = {}  # each move is classified once
+    probe = detailed_block(frame, lattice, ALIGN_BLOCK)
 
     def sureness(dx: int, dy: int) -> float:
         if (dx, dy) not in seen:
-            moved = replace(lattice, left=lattice.left + dx, top=lattice.top + dy)
+            moved = replace(probe, left=probe.left + dx, top=probe.top + dy)
             scores = classify_cells(frame, moved, skin, detail=False)
             seen[dx, dy] = float(scores.confidence.mean())
         return seen[dx, dy]
@@ -173,6 +176,49 @@ def aligned_seeds(frame: np.ndarray, lattice: Grid, skin: Skin) -> Grid:
                       for m in moves]  # fmt: skip
             at = max([base, *trials], key=lambda t: sureness(*t))
     return replace(lattice, left=lattice.left + at[0], top=lattice.top + at[1])
+
+
+#: Most cells (columns, rows) of the block :func:`aligned_seeds` reads at each move.
+ALIGN_BLOCK = (8, 8)
+
+
+def detailed_block(frame: np.ndarray, grid: Grid, most: tuple[int, int]) -> Grid:
+    """The block of at most ``most`` (columns, rows) of ``grid``'s cells whose pixels vary the
+    most (summed over its cells: grey standard deviation inside each cell), as a grid.
+
+    >>> frame = np.zeros((40, 40, 3), np.uint8)
+    >>> frame[25:35:2, 25:35] = 255  # stripes in the last cell
+    >>> block = detailed_block(frame, Grid(0, 0, 10, 10, 4, 4), (2, 2))
+    >>> block.left, block.top, block.cols, block.rows
+    (20.0, 20.0, 2, 2)
+    """
+    import cv2
+
+    bw, bh = min(most[0], grid.cols), min(most[1], grid.rows)
+    if (bw, bh) == (grid.cols, grid.rows):
+        return grid
+    gray = cv2.cvtColor(frame[..., :3], cv2.COLOR_BGR2GRAY)
+    h, w = gray.shape
+    spread = np.zeros((grid.rows, grid.cols))
+    for y in range(grid.rows):
+        for x in range(grid.cols):
+            left, top, cw, ch = grid.cell_rect(x, y)
+            cell = gray[max(top, 0) : min(top + ch, h), max(left, 0) : min(left + cw, w)]
+            spread[y, x] = cell.std() if cell.size else 0.0
+    # Sums of every bw x bh block at once, from the running sums both ways.
+    sums = np.pad(spread.cumsum(0).cumsum(1), ((1, 0), (1, 0)))
+    blocks = sums[bh:, bw:] - sums[:-bh, bw:] - sums[bh:, :-bw] + sums[:-bh, :-bw]
+    y0, x0 = np.unravel_index(int(blocks.argmax()), blocks.shape)
+    return Grid(
+        float(grid.left + x0 * grid.pitch_x),
+        float(grid.top + y0 * grid.pitch_y),
+        grid.pitch_x,
+        grid.pitch_y,
+        bw,
+        bh,
+        grid.col_offsets[x0 : x0 + bw],
+        grid.row_offsets[y0 : y0 + bh],
+    )
 
 
 def seed_grids(frame: np.ndarray, skin: Skin, later: bool = False) -> list[Grid]:

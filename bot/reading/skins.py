@@ -104,6 +104,9 @@ class Skin:
     lost_chars: str
     #: How far (px) columns and rows may sit off an even lattice (games sharing out spare pixels).
     uneven_px: float = 0.0
+    #: The spare pixels go to the first columns and rows: on such an uneven lattice the wider
+    #: cells come first, then the narrower (skin.json ``cell.spare_px_first``; GTK's grids).
+    spare_first: bool = False
     #: The cells as drawn at other sizes (skin.json ``drawn_sizes``), smallest first.
     sizes: tuple[DrawnSize, ...] = ()
     #: Classes with a tolerance of their own (skin.json ``match.class_tolerance``).
@@ -176,6 +179,7 @@ class Skin:
             self.scales_with_window, self.scales, self.pitch_range, self.tolerance,
             self.min_confidence, self.min_margin, self.anchors, self.levels, self.lost_chars,
             self.uneven_px, self.class_tolerance, self.gap_px, self.stretch_nearest,
+            self.spare_first,
         )  # fmt: skip
 
     def __eq__(self, other: object) -> bool:
@@ -417,6 +421,7 @@ def _build_skin(folder: Path, path: Path, meta: dict[str, Any]) -> Skin:
         levels=levels,
         lost_chars=str(meta.get("lost", {}).get("chars", "X")),
         uneven_px=float(cell.get("uneven_px", 0)),
+        spare_first=bool(cell.get("spare_px_first", False)),
         gap_px=gap_px,
         stretch_nearest=cell.get("stretch_from", "own") == "nearest",
         sizes=tuple(sizes),

@@ -1,0 +1,46 @@
+"""An uneven lattice (GNOME Mines shares spare pixels out: the first columns and rows are a
+pixel wider) in a lossy picture: its lines are placed together, every cell a whole number of
+pixels within one of the pitch and the wider ones first, so a won board (no covered cell to
+anchor on, flags and numbers a pixel off still reading fairly well) is read exactly. Real
+fixtures, changed in the test."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import cv2
+import numpy as np
+import pytest
+
+from bot.reading.extent import steady_moves
+from bot.reading.read import ReaderState, locate_board, read_frame
+from solver.board import read_board
+from tests.fixtures.perturb import jpeg
+
+FIXTURES = Path(__file__).resolve().parent / "fixtures"
+
+
+@pytest.mark.parametrize("quality", [80, 85])
+def test_won_board_in_a_jpeg_reads_exactly(quality):
+    # Before: the last columns' lines were placed one by one (cells of 31 and 34 px, then a
+    # 33 after the 32s), and their flags read at a margin of -0.04.
+    name = "gnome-mines/big-won"
+    picture = jpeg(cv2.imread(str(FIXTURES / f"{name}.png")), quality)
+    board = read_frame(picture, locate_board(picture), ReaderState()).board
+    assert board == read_board(str(FIXTURES / f"{name}.txt"))
+
+
+def test_lines_placed_together_keep_whole_cells_the_wider_first():
+    # Column quality as a lossy picture gives it: each line alone would take the move that
+    # reads best, here cells of 31, 36 and 30 px for a pitch of 32.7.
+    moves = np.arange(-2, 3)
+    starts = np.array([0.0, 33.0, 66.0, 98.0, 130.0])
+    quality = np.full((moves.size, starts.size), 0.80)
+    quality[2] = 0.85  # every line in place
+    quality[0, 2], quality[4, 3] = 0.86, 0.86  # line 2 two px left, line 3 two px right
+    alone = moves[quality.argmax(axis=0)]
+    assert np.diff(starts + alone).tolist() == [33, 31, 36, 30]
+    placed = steady_moves(quality, starts, moves, 32.7, 1.0, wider_first=True)
+    widths = np.diff(starts + placed)
+    assert set(widths.tolist()) <= {32, 33}
+    assert widths.tolist() == sorted(widths.tolist(), reverse=True)
