@@ -20,6 +20,7 @@ from bot.reading.anchors import line_offsets
 from bot.reading.banks import sample_step
 from bot.reading.classify import CellScores, classify_cells
 from bot.reading.grid import Grid
+from bot.reading.lines import steady_moves, unlike_sides_off
 from bot.reading.matching import cell_scale
 from bot.reading.skins import Skin
 from bot.reading.state import ToneCurve
@@ -175,6 +176,13 @@ def board_extent(
         if regrown is not None and _clear_cells(regrown, skin) > _clear_cells(grown, skin):
             lattice, grown = refit, regrown
     grown = _side_by_side(frame, skin, lattice, grown, (kx, ky))
+    if shifts is None:
+        # Not on an uneven lattice, whose outer lines, only estimated, may read farther for
+        # being a pixel off. Judged by the strict look: a lossy look reads a flat margin beside
+        # the board as well as the cells (see unlike_sides_off).
+        window, scores, box = grown
+        strict = classify_cells(frame, lattice.grid(*window), skin, step) if noisy else scores
+        grown = (window, scores, unlike_sides_off(strict.classes, strict.distance, box))
     (wx0, wy0, _, _), scores, (bx0, by0, bx1, by1) = grown
     if (bx1 - bx0 + 1) * (by1 - by0 + 1) < 4:
         return None
@@ -348,6 +356,27 @@ def _stops_short(
     )
 
 
+def placed_lines(frame: np.ndarray, grid: Grid, skin: Skin) -> Grid:
+    """``grid`` with each column and row of an uneven lattice moved to where ``skin``'s cells
+    read best, the lines placed together (:func:`_fit_offsets`); ``grid`` itself for a skin of
+    even lattices. A lattice found without a skin is even: GNOME Mines' first four columns of
+    37 px before the 36 px ones put every later column of a 36 px lattice 4 px off."""
+    if not skin.uneven_px:
+        return grid
+    window = (0, 0, grid.cols - 1, grid.rows - 1)
+    lattice = _Lattice(
+        grid.left,
+        grid.top,
+        grid.pitch_x,
+        grid.pitch_y,
+        window,
+        grid.col_offsets or (0.0,) * grid.cols,
+        grid.row_offsets or (0.0,) * grid.rows,
+    )
+    reach = skin.uneven_at(grid.pitch_x, grid.pitch_y)
+    return _fit_offsets(frame, skin, lattice, window, sample_step(skin), reach).grid(*window)
+
+
 def _fit_offsets(
     frame: np.ndarray,
     skin: Skin,
@@ -396,72 +425,6 @@ def _fit_offsets(
         final: dict[str, Any] = {name: tuple(float(v) for v in offsets)}
         lattice = replace(lattice, **final)
     return lattice
-
-
-def steady_moves(
-    quality: np.ndarray,
-    starts: np.ndarray,
-    moves: np.ndarray,
-    pitch: float,
-    spread: float,
-    wider_first: bool = False,
-) -> np.ndarray:
-    """The move (one of ``moves``) of each line starting at ``starts`` that makes the most of
-    ``quality`` (``[move, line]``) with every gap between neighbouring lines less than
-    ``spread`` from ``pitch``; with ``wider_first``, no gap wider than the pitch after one
-    narrower. Each line alone where no moves keep to that.
-
-    Alone, the middle line would move a pixel: cells of 34 and 32 px for a pitch of 32.7.
-
-    >>> q = np.array([[1.0, 0.8, 1.0], [0.0, 0.9, 0.0]])  # moves 0 and 1
-    >>> steady_moves(q, np.array([0.0, 33.0, 66.0]), np.array([0, 1]), 32.7, 1.0).tolist()
-    [0, 0, 0]
-    >>> steady_moves(q, np.array([0.0, 33.0, 66.0]), np.array([0, 1]), 32.7, 2.0).tolist()
-    [0, 1, 0]
-
-    A 33 px cell after a 32 px one, where the wider come first, is not kept:
-
-    >>> q = np.array([[1.0, 1.0, 0.9], [0.0, 0.0, 0.0]])  # moves 0 and -1
-    >>> steady_moves(q, np.array([0.0, 32.0, 65.0]), np.array([0, -1]), 32.5, 1.0).tolist()
-    [0, 0, 0]
-    >>> steady_moves(q, np.array([0.0, 32.0, 65.0]), np.array([0, -1]), 32.5, 1.0, True).tolist()
-    [0, 0, -1]
-    """
-    n_moves, lines = quality.shape
-    if lines < 2:
-        return moves[np.argmax(quality, axis=0)]
-    positions = starts[None, :] + moves[:, None]
-    # States: each move, before (first half) and after (second half) a narrower gap.
-    total = np.concatenate([quality[:, 0], np.full(n_moves, -np.inf)])
-    came_from = np.zeros((2 * n_moves, lines), int)
-    for k in range(1, lines):
-        gaps = positions[:, k][:, None] - positions[:, k - 1][None, :]  # [move now, move before]
-        allowed = np.abs(gaps - pitch) < spread - 1e-3
-        narrower = gaps < pitch
-        wide_ok = allowed & ~narrower
-        # To a state before a narrower gap: from one before it by a wide gap; after: from
-        # either by a narrower gap, or (unordered) from one after it by a wide gap.
-        to_before = np.where(wide_ok, total[None, :n_moves], -np.inf)
-        to_after = np.concatenate(
-            [
-                np.where(allowed & narrower, total[None, :n_moves], -np.inf),
-                np.where(allowed & (narrower | (not wider_first)), total[None, n_moves:], -np.inf),
-            ],
-            axis=1,
-        )
-        came_from[:n_moves, k] = to_before.argmax(axis=1)
-        came_from[n_moves:, k] = to_after.argmax(axis=1)
-        total = np.concatenate([to_before.max(axis=1), to_after.max(axis=1)])
-        total += np.concatenate([quality[:, k], quality[:, k]])
-    if not np.isfinite(total).any():
-        return moves[np.argmax(quality, axis=0)]
-    state = int(total.argmax())
-    chosen = np.zeros(lines, int)
-    for k in range(lines - 1, -1, -1):
-        chosen[k] = state % n_moves
-        if k:
-            state = int(came_from[state, k])
-    return moves[chosen]
 
 
 def _grid(fx: float, fy: float, px: float, py: float, x0: int, y0: int, x1: int, y1: int) -> Grid:

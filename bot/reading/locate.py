@@ -30,7 +30,7 @@ import numpy as np
 
 from bot.errors import BoardNotFoundError, LatticeError, TwoBoardsError
 from bot.reading.anchors import FLAT_VARIANCE
-from bot.reading.extent import Candidate, Located, board_extent
+from bot.reading.extent import Candidate, Located, board_extent, placed_lines
 from bot.reading.grid import Grid
 from bot.reading.lattice import find_lattice
 from bot.reading.phase import refined_phase
@@ -198,7 +198,8 @@ def _seed_blocks(
         return
     for grid in _found_lattice(frame, lattice):
         yield grid
-        yield aligned_seeds(frame, grid, shifted)
+        # Moved as a whole, then (a game sharing out spare pixels) line by line.
+        yield placed_lines(frame, aligned_seeds(frame, grid, shifted), shifted)
 
 
 def _found_lattice(frame: np.ndarray, lattice: list[list[Grid]]) -> list[Grid]:

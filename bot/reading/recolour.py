@@ -139,6 +139,9 @@ def learn_curve(frame: np.ndarray, grid: Grid, skin: Skin, rough: ToneCurve) -> 
         grids.append(inner)
     for part in grids:
         state = ReaderState()
+        # The most detailed block holds the colours a curve is learnt from; a whole board's
+        # every cell, read again through each curve tried, costs seconds.
+        part = detailed_block(frame, part, CURVE_BLOCK)
         scores = classify_cells(frame, part, skin, state=state, adapt_tone=True)
         curve = state.tones.get(skin.name)
         if curve is not None:
@@ -180,6 +183,8 @@ def aligned_seeds(frame: np.ndarray, lattice: Grid, skin: Skin) -> Grid:
 
 #: Most cells (columns, rows) of the block :func:`aligned_seeds` reads at each move.
 ALIGN_BLOCK = (8, 8)
+#: Most cells (columns, rows) of the block :func:`learn_curve` learns a curve from.
+CURVE_BLOCK = (12, 12)
 
 
 def detailed_block(frame: np.ndarray, grid: Grid, most: tuple[int, int]) -> Grid:

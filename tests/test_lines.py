@@ -1,8 +1,9 @@
-"""An uneven lattice (GNOME Mines shares spare pixels out: the first columns and rows are a
-pixel wider) in a lossy picture: its lines are placed together, every cell a whole number of
-pixels within one of the pitch and the wider ones first, so a won board (no covered cell to
-anchor on, flags and numbers a pixel off still reading fairly well) is read exactly. Real
-fixtures, changed in the test."""
+"""Where a board's lines go. An uneven lattice (GNOME Mines shares spare pixels out: the first
+columns and rows are a pixel wider) in a lossy picture: its lines are placed together, every
+cell a whole number of pixels within one of the pitch and the wider ones first, so a won board
+(no covered cell to anchor on, flags and numbers a pixel off still reading fairly well) is read
+exactly. A flat margin beside a board that passes for a line of cells under a scaler's blur is
+no line of the board. Real fixtures, changed in the test."""
 
 from __future__ import annotations
 
@@ -12,10 +13,10 @@ import cv2
 import numpy as np
 import pytest
 
-from bot.reading.extent import steady_moves
+from bot.reading.lines import steady_moves
 from bot.reading.read import ReaderState, locate_board, read_frame
 from solver.board import read_board
-from tests.fixtures.perturb import jpeg
+from tests.fixtures.perturb import jpeg, scale
 
 FIXTURES = Path(__file__).resolve().parent / "fixtures"
 
@@ -44,3 +45,15 @@ def test_lines_placed_together_keep_whole_cells_the_wider_first():
     widths = np.diff(starts + placed)
     assert set(widths.tolist()) <= {32, 33}
     assert widths.tolist() == sorted(widths.tolist(), reverse=True)
+
+
+def test_a_margin_passing_for_covered_cells_is_no_column_of_the_board():
+    # Before: read as 31x16, a column of "covered cells" (the window's flat margin, the frame's
+    # line on its right) left of the 30x16 board, at 0.95 in the strict look and 1.0 in the
+    # lossy one.
+    name = "sgt-mines-sizes/t13-expert-first"
+    picture = scale(cv2.imread(str(FIXTURES / f"{name}.png")), 1.25, "bilinear")
+    located = locate_board(picture)
+    assert (located.grid.cols, located.grid.rows) == (30, 16)
+    board = read_frame(picture, located, ReaderState()).board
+    assert board == read_board(str(FIXTURES / f"{name}.txt"))

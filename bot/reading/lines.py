@@ -1,0 +1,155 @@
+"""Where a board's lines go: those of an uneven lattice placed together, and no outer line of
+cells that only passes for the board's.
+
+Lines of an uneven lattice placed together: a game that shares out spare pixels (GNOME
+Mines) draws cells of two widths a pixel apart, so each line sits a little off an even lattice.
+Placed one by one where its cells read best, a lossy picture's lines wander (cells of 31 and
+34 px for 32.7); placed together, every cell stays a whole number of pixels within one of the
+pitch, and the wider ones first where the game gives them out first.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+
+def steady_moves(
+    quality: np.ndarray,
+    starts: np.ndarray,
+    moves: np.ndarray,
+    pitch: float,
+    spread: float,
+    wider_first: bool = False,
+) -> np.ndarray:
+    """The move (one of ``moves``) of each line starting at ``starts`` that makes the most of
+    ``quality`` (``[move, line]``) with every gap between neighbouring lines less than
+    ``spread`` from ``pitch``; with ``wider_first``, no gap wider than the pitch after one
+    narrower. Each line alone where no moves keep to that.
+
+    Alone, the middle line would move a pixel: cells of 34 and 32 px for a pitch of 32.7.
+
+    >>> q = np.array([[1.0, 0.8, 1.0], [0.0, 0.9, 0.0]])  # moves 0 and 1
+    >>> steady_moves(q, np.array([0.0, 33.0, 66.0]), np.array([0, 1]), 32.7, 1.0).tolist()
+    [0, 0, 0]
+    >>> steady_moves(q, np.array([0.0, 33.0, 66.0]), np.array([0, 1]), 32.7, 2.0).tolist()
+    [0, 1, 0]
+
+    A 33 px cell after a 32 px one, where the wider come first, is not kept:
+
+    >>> q = np.array([[1.0, 1.0, 0.9], [0.0, 0.0, 0.0]])  # moves 0 and -1
+    >>> steady_moves(q, np.array([0.0, 32.0, 65.0]), np.array([0, -1]), 32.5, 1.0).tolist()
+    [0, 0, 0]
+    >>> steady_moves(q, np.array([0.0, 32.0, 65.0]), np.array([0, -1]), 32.5, 1.0, True).tolist()
+    [0, 0, -1]
+    """
+    n_moves, lines = quality.shape
+    if lines < 2:
+        return moves[np.argmax(quality, axis=0)]
+    positions = starts[None, :] + moves[:, None]
+    # States: each move, before (first half) and after (second half) a narrower gap.
+    total = np.concatenate([quality[:, 0], np.full(n_moves, -np.inf)])
+    came_from = np.zeros((2 * n_moves, lines), int)
+    for k in range(1, lines):
+        gaps = positions[:, k][:, None] - positions[:, k - 1][None, :]  # [move now, move before]
+        allowed = np.abs(gaps - pitch) < spread - 1e-3
+        narrower = gaps < pitch
+        wide_ok = allowed & ~narrower
+        # To a state before a narrower gap: from one before it by a wide gap; after: from
+        # either by a narrower gap, or (unordered) from one after it by a wide gap.
+        to_before = np.where(wide_ok, total[None, :n_moves], -np.inf)
+        to_after = np.concatenate(
+            [
+                np.where(allowed & narrower, total[None, :n_moves], -np.inf),
+                np.where(allowed & (narrower | (not wider_first)), total[None, n_moves:], -np.inf),
+            ],
+            axis=1,
+        )
+        came_from[:n_moves, k] = to_before.argmax(axis=1)
+        came_from[n_moves:, k] = to_after.argmax(axis=1)
+        total = np.concatenate([to_before.max(axis=1), to_after.max(axis=1)])
+        total += np.concatenate([quality[:, k], quality[:, k]])
+    if not np.isfinite(total).any():
+        return moves[np.argmax(quality, axis=0)]
+    state = int(total.argmax())
+    chosen = np.zeros(lines, int)
+    for k in range(lines - 1, -1, -1):
+        chosen[k] = state % n_moves
+        if k:
+            state = int(came_from[state, k])
+    return moves[chosen]
+
+
+#: An outer line of a board every cell of which is this many times farther (root-mean-square)
+#: from its image than the cells of its class inside the board (their median) is no line of
+#: the board (:func:`unlike_sides_off`). The cells of one class inside lie within 15 % of their
+#: median where a scaler's blur falls differently on each (sgt-mines' 13 px tiles at 125 %).
+UNLIKE_FACTOR = 1.4
+#: ... and at least this much farther (levels): cells matching their images exactly inside
+#: (a pixel-repeating scaler's) leave the frame's nearest ones a fraction of a level off.
+UNLIKE_GAP = 5.0
+#: Fewest cells of a class inside the board to compare a line's cells of that class with.
+UNLIKE_SAMPLES = 3
+
+
+def unlike_sides_off(
+    classes: np.ndarray, distance: np.ndarray, box: tuple[int, int, int, int]
+) -> tuple[int, int, int, int]:
+    """``box`` (x0, y0, x1, y1, inclusive, in the arrays ``[rows, cols]`` of each cell's class
+    and distance from its image) less any outer line every cell of which is
+    :data:`UNLIKE_FACTOR` times farther from its image than the cells of its class inside, and
+    :data:`UNLIKE_GAP` levels farther.
+
+    A flat margin beside a covered board, the frame's line on its right, passes for a column of
+    covered cells once a scaler's blur has widened the tolerance of a bevel (sgt-mines' 13 px
+    tiles at 125 %: 0.95 at a distance of 20.7, the cells inside 11-15); a real line has cells
+    that read as those inside. A line with a cell of a class seen fewer than
+    :data:`UNLIKE_SAMPLES` times inside is kept (nothing to compare it with).
+
+    >>> classes = np.zeros((4, 5), int)
+    >>> distance = np.full((4, 5), 12.0); distance[:, 0] = 21.0
+    >>> unlike_sides_off(classes, distance, (0, 0, 4, 3))
+    (1, 0, 4, 3)
+    >>> distance[1, 0] = 13.0  # one cell reads as those inside
+    >>> unlike_sides_off(classes, distance, (0, 0, 4, 3))
+    (0, 0, 4, 3)
+    >>> exact = np.zeros((4, 5)); exact[:, 0] = 0.3  # a fraction of a level: near enough
+    >>> unlike_sides_off(classes, exact, (0, 0, 4, 3))
+    (0, 0, 4, 3)
+    """
+    x0, y0, x1, y1 = box
+    for _ in range(2):  # a line each side, and then the next should the first go
+        if x1 - x0 < 2 or y1 - y0 < 2:
+            break
+        inner_classes = classes[y0 + 1 : y1, x0 + 1 : x1]
+        inner_distance = distance[y0 + 1 : y1, x0 + 1 : x1]
+        typical = {
+            int(c): float(np.median(inner_distance[inner_classes == c]))
+            for c in np.unique(inner_classes)
+            if (inner_classes == c).sum() >= UNLIKE_SAMPLES
+        }
+        lines = {
+            "left": (classes[y0 : y1 + 1, x0], distance[y0 : y1 + 1, x0]),
+            "right": (classes[y0 : y1 + 1, x1], distance[y0 : y1 + 1, x1]),
+            "top": (classes[y0, x0 : x1 + 1], distance[y0, x0 : x1 + 1]),
+            "bottom": (classes[y1, x0 : x1 + 1], distance[y1, x0 : x1 + 1]),
+        }
+        unlike = [side for side, line in lines.items() if _unlike(*line, typical)]
+        if not unlike:
+            break
+        x0 += "left" in unlike
+        x1 -= "right" in unlike
+        y0 += "top" in unlike
+        y1 -= "bottom" in unlike
+    return x0, y0, x1, y1
+
+
+def _unlike(classes: np.ndarray, distance: np.ndarray, typical: dict[int, float]) -> bool:
+    """Whether every cell of a line is :data:`UNLIKE_FACTOR` times and :data:`UNLIKE_GAP`
+    levels farther from its image than ``typical`` (each class's median distance inside the
+    board), all its classes there."""
+    if not all(int(c) in typical for c in classes):
+        return False
+    pairs = zip(classes, distance, strict=True)
+    return all(
+        d > max(UNLIKE_FACTOR * typical[int(c)], typical[int(c)] + UNLIKE_GAP) for c, d in pairs
+    )
