@@ -194,7 +194,8 @@ def best_cell(cells: Sequence[str], width: int, height: int, mines: int) -> int 
         j: tuple(k for k in nbrs[j] if k in covered_set) for j in covered
     }
     try:
-        _chance, cell = win_chance(layouts, covered, around_covered)
+        # MAX_TRIALS read now, not as win_chance's default: a paired variant may change it.
+        _chance, cell = win_chance(layouts, covered, around_covered, MAX_TRIALS)
     except SearchTooLarge:
         return None
     return cell if cell >= 0 else None

@@ -28,6 +28,7 @@ from solver.board import Board
 from solver.constraints import covered_neighbours
 from solver.countmemo import CountMemo
 from solver.errors import ContradictionError, MinebotError
+from solver.fifty import forced_guess
 from solver.lookahead import Lookahead, NotExact, Trial
 from solver.moves import Move
 
@@ -425,58 +426,6 @@ def endgame_guess(
     if not (ENDGAME and 1 < outlook.solutions <= endgame.MAX_LAYOUTS):
         return None
     return endgame.best_cell(cells, width, height, mines)
-
-
-def forced_guess(
-    cells: list[str], width: int, height: int, mines: int, outlook: frontier.Outlook
-) -> int | None:
-    """A cell of a 50/50 that no number can ever settle, if there is one: guess it now.
-
-    Two side-by-side covered cells, one of them a mine in every layout, whose neighbours beyond
-    the pair's ends are off the board or mines: every cell that could later show a number sees
-    both or neither, so the guess is unavoidable. Taking it first costs nothing and its number
-    may help the rest of the board.
-
-    >>> cells = list(".3F......" ".6F......" "FFF......")
-    >>> out = frontier.analyse(cells, 9, 3, mines=8)
-    >>> forced_guess(cells, 9, 3, 8, out) in (0, 9)
-    True
-    """
-    probability = outlook.probability
-    mined = set(outlook.mines) | {k for k, ch in enumerate(cells) if ch in "F*X"}
-
-    def quiet(x: int, y: int) -> bool:
-        return not (0 <= x < width and 0 <= y < height) or y * width + x in mined
-
-    for a, p in sorted(probability.items()):
-        if abs(p - 0.5) > TIE:
-            continue
-        ax, ay = a % width, a // width
-        for dx, dy in ((1, 0), (0, 1)):
-            bx, by = ax + dx, ay + dy
-            b = by * width + bx
-            if bx >= width or by >= height or abs(probability.get(b, 0.0) - 0.5) > TIE:
-                continue
-            # The cells next to one of the pair but not the other.
-            ends = [(ax - dx + dy * d, ay - dy + dx * d) for d in (-1, 0, 1)]
-            ends += [(bx + dx + dy * d, by + dy + dx * d) for d in (-1, 0, 1)]
-            if all(quiet(x, y) for x, y in ends) and not (
-                _fits(cells, width, height, mines, {a: "F", b: "F"})
-                or _fits(cells, width, height, mines, {a: "W", b: "W"})
-            ):
-                return a
-    return None
-
-
-def _fits(cells: list[str], width: int, height: int, mines: int, change: dict[int, str]) -> bool:
-    """Whether some layout fits ``cells`` with ``change`` made ('F' a mine, 'W' safe)."""
-    trial = list(cells)
-    for k, ch in change.items():
-        trial[k] = ch
-    try:
-        return frontier.analyse(trial, width, height, mines).solutions > 0
-    except ContradictionError:
-        return False
 
 
 def _plan_pgms(
