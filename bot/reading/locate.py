@@ -198,7 +198,11 @@ def _seed_blocks(
         return
     for grid in _found_lattice(frame, lattice):
         yield grid
-        # Moved as a whole, then (a game sharing out spare pixels) line by line.
+        # A game sharing out spare pixels: the lines placed one by one (an even lattice reads
+        # its cells, but cells a pixel off teach no curve), as found and once moved as a whole.
+        placed = placed_lines(frame, grid, shifted)
+        if placed != grid:
+            yield placed
         yield placed_lines(frame, aligned_seeds(frame, grid, shifted), shifted)
 
 
