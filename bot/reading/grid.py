@@ -103,6 +103,22 @@ class Grid:
                   and self.row_top(r) <= py < self.row_top(r) + self.pitch_y), y)  # fmt: skip
         return (x, y) if 0 <= x < self.cols and 0 <= y < self.rows else None
 
+    def part(self, x: int, y: int, cols: int, rows: int) -> Grid:
+        """The grid of the ``cols`` x ``rows`` cells from cell ``(x, y)`` on, lines offset as here.
+
+        >>> Grid(10, 20, 16, 16, 9, 9).part(2, 1, 3, 4).bounds
+        (42.0, 36.0, 90.0, 100.0)
+        """
+        return replace(
+            self,
+            left=float(self.left + x * self.pitch_x),
+            top=float(self.top + y * self.pitch_y),
+            cols=cols,
+            rows=rows,
+            col_offsets=self.col_offsets[x : x + cols],
+            row_offsets=self.row_offsets[y : y + rows],
+        )
+
     def moved(self, dx: float, dy: float) -> Grid:
         """The same grid shifted by ``(dx, dy)`` pixels (a crop or an offset desktop)."""
         return replace(self, left=self.left + dx, top=self.top + dy)

@@ -203,7 +203,9 @@ def _seed_blocks(
         placed = placed_lines(frame, grid, shifted)
         if placed != grid:
             yield placed
-        yield placed_lines(frame, aligned_seeds(frame, grid, shifted), shifted)
+        aligned = placed_lines(frame, aligned_seeds(frame, grid, shifted), shifted)
+        if aligned not in (grid, placed):  # a grid tried already teaches nothing new
+            yield aligned
 
 
 def _found_lattice(frame: np.ndarray, lattice: list[list[Grid]]) -> list[Grid]:

@@ -131,17 +131,12 @@ def learn_curve(frame: np.ndarray, grid: Grid, skin: Skin, rough: ToneCurve) -> 
 
     grids = [grid]
     if grid.cols >= 4 and grid.rows >= 4:
-        inner = Grid(
-            grid.left + grid.pitch_x, grid.top + grid.pitch_y, grid.pitch_x, grid.pitch_y,
-            grid.cols - 2, grid.rows - 2,
-            grid.col_offsets[1:-1], grid.row_offsets[1:-1],
-        )  # fmt: skip
-        grids.append(inner)
-    for part in grids:
+        grids.append(grid.part(1, 1, grid.cols - 2, grid.rows - 2))
+    # The most detailed block holds the colours a curve is learnt from (a whole board's every
+    # cell, read again through each curve tried, costs seconds); the whole grid's and the
+    # inner one's are one block where the most detail lies away from the edge: read once.
+    for part in dict.fromkeys(detailed_block(frame, g, CURVE_BLOCK) for g in grids):
         state = ReaderState()
-        # The most detailed block holds the colours a curve is learnt from; a whole board's
-        # every cell, read again through each curve tried, costs seconds.
-        part = detailed_block(frame, part, CURVE_BLOCK)
         scores = classify_cells(frame, part, skin, state=state, adapt_tone=True)
         curve = state.tones.get(skin.name)
         if curve is not None:
@@ -214,16 +209,7 @@ def detailed_block(frame: np.ndarray, grid: Grid, most: tuple[int, int]) -> Grid
     sums = np.pad(spread.cumsum(0).cumsum(1), ((1, 0), (1, 0)))
     blocks = sums[bh:, bw:] - sums[:-bh, bw:] - sums[bh:, :-bw] + sums[:-bh, :-bw]
     y0, x0 = np.unravel_index(int(blocks.argmax()), blocks.shape)
-    return Grid(
-        float(grid.left + x0 * grid.pitch_x),
-        float(grid.top + y0 * grid.pitch_y),
-        grid.pitch_x,
-        grid.pitch_y,
-        bw,
-        bh,
-        grid.col_offsets[x0 : x0 + bw],
-        grid.row_offsets[y0 : y0 + bh],
-    )
+    return grid.part(int(x0), int(y0), bw, bh)
 
 
 def seed_grids(frame: np.ndarray, skin: Skin, later: bool = False) -> list[Grid]:
