@@ -38,13 +38,19 @@ def _anchor_images_at(skin: Skin, anchor: str, px: float, py: float) -> tuple[np
 @lru_cache(maxsize=256)
 def _anchor_sources(skin: Skin, anchor: str, px: float, py: float) -> tuple[np.ndarray, ...]:
     """The images :func:`_anchor_images_at` stretches: the skin's, then the first of the anchor
-    as the game draws it at pitch ``(px, py)`` (``Skin.drawn_at``), if any; in a skin that
-    stretches only the nearest size's images (``stretch_nearest``), that size's first alone
+    at each size the game may draw it at for pitch ``(px, py)`` (``Skin.drawn_at``), if any;
+    in a skin that stretches only the nearest size's images (``stretch_nearest``), that size's
+    first alone
     (memoised: drawing a gap-keeping game's cells anew is done once per pitch)."""
     if skin.stretch_nearest:  # only the nearest size's images stand for the cells
         return tuple(image for cls, image in skin.nearest_at(px, py) if cls == anchor)[:1]
-    native = [image for cls, image in skin.drawn_at(px, py) if cls == anchor][:1]
-    return (skin.templates[anchor], *native)
+    # The first image of each size the cells may be drawn at (the nearest size, and sizes a
+    # desktop scaling stretches to this pitch).
+    native: dict[tuple[int, ...], np.ndarray] = {}
+    for cls, image in skin.drawn_at(px, py):
+        if cls == anchor:
+            native.setdefault(image.shape, image)
+    return (skin.templates[anchor], *native.values())
 
 
 @lru_cache(maxsize=256)
@@ -108,9 +114,22 @@ def _stretched_gray(cell: np.ndarray, px: float, py: float) -> np.ndarray:
     if (round(sx, 3), round(sy, 3)) == (1, 1):
         return gray
     # Stretch a 3x3 tiling so the cell's edges blend with neighbours as on the screen.
+    tiled = np.tile(gray, (3, 3))
+    if px != round(px) or py != round(py):
+        # A fraction of a pixel wide: stretched by exactly the scale with the cell's first edge
+        # on the image's (cropping a stretch to whole pixels puts it up to a pixel in, and the
+        # lattice placed from matches that far off reads no small cell).
+        size = (max(3, int(px)), max(3, int(py)))
+        if min(sx, sy) >= 1:
+            move_x, move_y = 0.5 * sx - 0.5 - sx * w, 0.5 * sy - 0.5 - sy * h
+            warp = np.array([[sx, 0, move_x], [0, sy, move_y]], np.float32)
+            return cv2.warpAffine(tiled, warp, size, flags=cv2.INTER_LINEAR)
+        shrunk = cv2.resize(tiled, None, fx=sx, fy=sy, interpolation=cv2.INTER_AREA)
+        shift = np.array([[1, 0, -w * sx], [0, 1, -h * sy]], np.float32)
+        return cv2.warpAffine(shrunk, shift, size, flags=cv2.INTER_LINEAR)
     size = (max(9, round(3 * w * sx)), max(9, round(3 * h * sy)))
     interp = cv2.INTER_AREA if sx < 1 else cv2.INTER_LINEAR
-    tiled = cv2.resize(np.tile(gray, (3, 3)), size, interpolation=interp)
+    tiled = cv2.resize(tiled, size, interpolation=interp)
     image = tiled[round(h * sy) : round(2 * h * sy), round(w * sx) : round(2 * w * sx)]
     return np.ascontiguousarray(image)
 
@@ -191,7 +210,34 @@ def _match(
     if points is None:
         return np.empty((0, 2)), 0.0
     points = points.reshape(-1, 2)
-    return points, 1.0 - float(np.median(result[points[:, 1], points[:, 0]])) / limit
+    closeness = 1.0 - float(np.median(result[points[:, 1], points[:, 0]])) / limit
+    if px != round(px) or py != round(py):
+        # Cells a fraction of a pixel wide sit between pixels: each minimum to a fraction.
+        return _subpixel(result, points), closeness
+    return points, closeness
+
+
+def _subpixel(result: np.ndarray, points: np.ndarray) -> np.ndarray:
+    """``points`` (x, y), minima of ``result``, moved to where a parabola through each and its
+    neighbours has its least (half a pixel at most each way).
+
+    >>> r = np.array([[9.0, 4.0, 1.0, 2.0, 7.0]])
+    >>> _subpixel(r, np.array([[2, 0]]))
+    array([[2.25, 0.  ]])
+    """
+    xs, ys = points[:, 0].astype(float), points[:, 1].astype(float)
+    for values, axis in ((xs, 1), (ys, 0)):
+        i, j = points[:, 1], points[:, 0]
+        inner = (points[:, 1 - axis] > 0) & (points[:, 1 - axis] < result.shape[axis] - 1)
+        i, j = i[inner], j[inner]
+        step = (0, 1) if axis == 1 else (1, 0)
+        before = result[i - step[0], j - step[1]].astype(float)
+        here = result[i, j].astype(float)
+        after = result[i + step[0], j + step[1]].astype(float)
+        curve = before - 2 * here + after
+        shift = np.where(curve > 0, (before - after) / (2 * np.maximum(curve, 1e-9)), 0.0)
+        values[inner] += np.clip(shift, -0.5, 0.5)
+    return np.stack([xs, ys], axis=1)
 
 
 def _phase(values: np.ndarray, pitch: float) -> float:

@@ -81,8 +81,24 @@ def template_bank(
     step = sample_step(skin) if step is None else step
     sx, sy = round(sx, 3), round(sy, 3)
     # Where a scaler repeating pixels draws nothing else, both banks are one (memoised once).
-    repeated = (repeated or sharp) and bool(_repeat_phases(skin, sx, sy, sharp))
+    phased = bool(_repeat_phases(skin, sx, sy, sharp)) or (
+        not sharp and any(_scaled_phases(skin, sx, sy).values())
+    )
+    repeated = (repeated or sharp) and phased
     return _template_bank(skin, sx, sy, step, repeated, sharp)
+
+
+def _scaled_phases(
+    skin: Skin, sx: float, sy: float
+) -> dict[tuple[int, int], list[tuple[int, int]]]:
+    """For each size the game draws (height, width) that a desktop scaling stretches to the
+    skin's pitch times ``(sx, sy)`` (``Skin.scaled_sizes``), the phases a pixel-repeating
+    scaler draws its cells at (:func:`nearest_phases`)."""
+    px, py = skin.pitch_x * sx, skin.pitch_y * sy
+    return {
+        (z.pitch_y, z.pitch_x): nearest_phases(px / z.pitch_x, py / z.pitch_y)
+        for z in skin.scaled_sizes(px, py)
+    }
 
 
 def _repeat_phases(skin: Skin, sx: float, sy: float, sharp: bool) -> list[tuple[int, int]]:
@@ -125,8 +141,10 @@ def _template_bank(
         # too (the skin's own images stretched stay: a desktop scaler stretches them so).
         images += skin.drawn_at(sx * skin.pitch_x, sy * skin.pitch_y)
     # A desktop scaler may repeat pixels instead of smoothing (edges kept sharp): the skin's
-    # own images so stretched, at each phase a cell can have, are variants too.
+    # own images so stretched, at each phase a cell can have, are variants too; and those of
+    # a size the game draws that a desktop scaling stretched to this pitch, at theirs.
     phases = _repeat_phases(skin, sx, sy, sharp) if repeated and not exact else []
+    scaled = _scaled_phases(skin, sx, sy) if repeated and not exact and not sharp else {}
     for k, (cls, image) in enumerate(images):
         if exact:
             inner = image[i : skin.pitch_y - i : step, i : skin.pitch_x - i : step]
@@ -137,8 +155,9 @@ def _template_bank(
         # An image cut at this very size (a skin stretching only the nearest size's) is the
         # cell as drawn: compared as strictly as the skin's own at its own size.
         as_cut = skin.stretch_nearest and _cut_at(image, skin.pitch_x * sx, skin.pitch_y * sy)
+        own_phases = phases if k < own else scaled.get(image.shape[:2], [])
         drawn = [_stretched_sample(image, skin, sx, sy, step, phase)
-                 for phase in (stretches + phases if k < own else stretches)]  # fmt: skip
+                 for phase in stretches + own_phases]  # fmt: skip
         if k < own and not sharp:
             drawn += [_shifted_stretch(image, skin, sx, sy, step, start)
                       for start in _smooth_shifts(skin, sx, sy)]  # fmt: skip
@@ -337,16 +356,33 @@ def _stretched_sample(
 
     h0, w0 = image.shape[:2]
     if phase is not None:
+        # Each source pixel repeated: the image's own stretch (a size the game draws, scaled).
         a, b = phase
-        big = repeated_tiling(image, sx, sy, phase)
-        return _sampled(big, skin, sx, sy, step, ((w0 + a) * sx, (h0 + b) * sy))
+        ax, ay = skin.pitch_x * sx / w0, skin.pitch_y * sy / h0
+        big = repeated_tiling(image, ax, ay, phase)
+        return _sampled(big, skin, sx, sy, step, ((w0 + a) * ax, (h0 + b) * ay))
     shrink = min(skin.pitch_x * sx / w0, skin.pitch_y * sy / h0) < 1
     interp = cv2.INTER_AREA if shrink else cv2.INTER_LINEAR
     if _ignores_ring(skin):
         size = (max(2, round(skin.pitch_x * sx)), max(2, round(skin.pitch_y * sy)))
         return _sampled(cv2.resize(image, size, interpolation=interp), skin, sx, sy, step, (0, 0))
     # Stretch a 3x3 tiling, so the cell's edges blend with a neighbour as on the screen.
-    size = (max(6, round(3 * skin.pitch_x * sx)), max(6, round(3 * skin.pitch_y * sy)))
+    px, py = skin.pitch_x * sx, skin.pitch_y * sy
+    if not shrink and (3 * px != round(3 * px) or 3 * py != round(3 * py)):
+        # Cells a fraction of a pixel wide: stretched by exactly that (a tiling stretched to
+        # whole pixels is stretched a little less, and its cells sampled up to a pixel off).
+        left, top = float(np.ceil(px)), float(np.ceil(py))
+        ax, ay = px / w0, py / h0
+        # Picture edge e shows the source at edge e / a: the middle copy's edge (source w0)
+        # lands at ``left``.
+        warp = np.array(
+            [[ax, 0, left - ax * w0 + 0.5 * ax - 0.5], [0, ay, top - ay * h0 + 0.5 * ay - 0.5]],
+            np.float32,
+        )
+        size = (int(np.ceil(left + 2 * px)), int(np.ceil(top + 2 * py)))
+        big = cv2.warpAffine(np.tile(image, (3, 3, 1)), warp, size, flags=cv2.INTER_LINEAR)
+        return _sampled(big, skin, sx, sy, step, (left, top))
+    size = (max(6, round(3 * px)), max(6, round(3 * py)))
     big = cv2.resize(np.tile(image, (3, 3, 1)), size, interpolation=interp)
     # Sampled from where the middle copy starts.
     return _sampled(big, skin, sx, sy, step, (skin.pitch_x * sx, skin.pitch_y * sy))

@@ -89,21 +89,32 @@ UNLIKE_FACTOR = 1.4
 UNLIKE_GAP = 5.0
 #: Fewest cells of a class inside the board to compare a line's cells of that class with.
 UNLIKE_SAMPLES = 3
+#: A cell of a class not seen inside is unlike the board's cells this many times and levels
+#: farther than the median of all the cells inside: classes lie apart (sgt-mines' covered
+#: cells at 125 % at 11-15, its numbers at 8), a won board's margin read as covered cells four
+#: times as far as its open cells.
+UNLIKE_ANY_FACTOR, UNLIKE_ANY_GAP = 2.5, 10.0
 
 
 def unlike_sides_off(
-    classes: np.ndarray, distance: np.ndarray, box: tuple[int, int, int, int]
+    classes: np.ndarray,
+    distance: np.ndarray,
+    box: tuple[int, int, int, int],
+    clear: np.ndarray | None = None,
 ) -> tuple[int, int, int, int]:
     """``box`` (x0, y0, x1, y1, inclusive, in the arrays ``[rows, cols]`` of each cell's class
     and distance from its image) less any outer line every cell of which is
-    :data:`UNLIKE_FACTOR` times farther from its image than the cells of its class inside, and
-    :data:`UNLIKE_GAP` levels farther.
+    :data:`UNLIKE_FACTOR` times farther from its image than the cells of its class inside (the
+    middle half each way), and :data:`UNLIKE_GAP` levels farther.
 
     A flat margin beside a covered board, the frame's line on its right, passes for a column of
     covered cells once a scaler's blur has widened the tolerance of a bevel (sgt-mines' 13 px
     tiles at 125 %: 0.95 at a distance of 20.7, the cells inside 11-15); a real line has cells
-    that read as those inside. A line with a cell of a class seen fewer than
-    :data:`UNLIKE_SAMPLES` times inside is kept (nothing to compare it with).
+    that read as those inside. A cell of a class seen fewer than :data:`UNLIKE_SAMPLES` times
+    inside is compared with the median of all the cells inside, by :data:`UNLIKE_ANY_FACTOR`
+    and :data:`UNLIKE_ANY_GAP` (a won board's margin reads as covered cells, and none is left
+    inside); one that does not read clearly (``clear``, per cell: the margin's corner, read as
+    no cell at all) is not compared, and a line no cell of which reads clearly goes.
 
     >>> classes = np.zeros((4, 5), int)
     >>> distance = np.full((4, 5), 12.0); distance[:, 0] = 21.0
@@ -115,25 +126,44 @@ def unlike_sides_off(
     >>> exact = np.zeros((4, 5)); exact[:, 0] = 0.3  # a fraction of a level: near enough
     >>> unlike_sides_off(classes, exact, (0, 0, 4, 3))
     (0, 0, 4, 3)
+    >>> distance[1, 0] = 21.0; classes[0, 0] = 7  # a class not seen inside: against them all
+    >>> unlike_sides_off(classes, distance, (0, 0, 4, 3))
+    (0, 0, 4, 3)
+    >>> distance[0, 0] = 31.0  # ... and far beyond them
+    >>> unlike_sides_off(classes, distance, (0, 0, 4, 3))
+    (1, 0, 4, 3)
+    >>> distance[0, 0] = 12.0
+    >>> clear = np.ones((4, 5), bool); clear[0, 0] = False  # ... but reading as no cell
+    >>> unlike_sides_off(classes, distance, (0, 0, 4, 3), clear)
+    (1, 0, 4, 3)
     """
+    unclear = np.zeros(classes.shape, bool) if clear is None else ~clear
     x0, y0, x1, y1 = box
-    for _ in range(2):  # a line each side, and then the next should the first go
-        if x1 - x0 < 2 or y1 - y0 < 2:
+    while x1 - x0 >= 2 and y1 - y0 >= 2:  # a line each side, then the next should it go
+        # Inside: the middle half each way, as a margin may be several lines deep (a margin's
+        # cells inside would set what their own class is like).
+        kx, ky = max(1, (x1 - x0 + 1) // 4), max(1, (y1 - y0 + 1) // 4)
+        inner_classes = classes[y0 + ky : y1 - ky + 1, x0 + kx : x1 - kx + 1]
+        inner_distance = distance[y0 + ky : y1 - ky + 1, x0 + kx : x1 - kx + 1]
+        if inner_distance.size < UNLIKE_SAMPLES:
             break
-        inner_classes = classes[y0 + 1 : y1, x0 + 1 : x1]
-        inner_distance = distance[y0 + 1 : y1, x0 + 1 : x1]
         typical = {
             int(c): float(np.median(inner_distance[inner_classes == c]))
             for c in np.unique(inner_classes)
             if (inner_classes == c).sum() >= UNLIKE_SAMPLES
         }
-        lines = {
-            "left": (classes[y0 : y1 + 1, x0], distance[y0 : y1 + 1, x0]),
-            "right": (classes[y0 : y1 + 1, x1], distance[y0 : y1 + 1, x1]),
-            "top": (classes[y0, x0 : x1 + 1], distance[y0, x0 : x1 + 1]),
-            "bottom": (classes[y1, x0 : x1 + 1], distance[y1, x0 : x1 + 1]),
+        overall = float(np.median(inner_distance))
+        cuts: dict[str, tuple[int | slice, int | slice]] = {
+            "left": (slice(y0, y1 + 1), x0),
+            "right": (slice(y0, y1 + 1), x1),
+            "top": (y0, slice(x0, x1 + 1)),
+            "bottom": (y1, slice(x0, x1 + 1)),
         }
-        unlike = [side for side, line in lines.items() if _unlike(*line, typical)]
+        unlike = [
+            side
+            for side, cut in cuts.items()
+            if _unlike(classes[cut], distance[cut], unclear[cut], typical, overall)
+        ]
         if not unlike:
             break
         x0 += "left" in unlike
@@ -143,13 +173,24 @@ def unlike_sides_off(
     return x0, y0, x1, y1
 
 
-def _unlike(classes: np.ndarray, distance: np.ndarray, typical: dict[int, float]) -> bool:
-    """Whether every cell of a line is :data:`UNLIKE_FACTOR` times and :data:`UNLIKE_GAP`
-    levels farther from its image than ``typical`` (each class's median distance inside the
-    board), all its classes there."""
-    if not all(int(c) in typical for c in classes):
-        return False
-    pairs = zip(classes, distance, strict=True)
-    return all(
-        d > max(UNLIKE_FACTOR * typical[int(c)], typical[int(c)] + UNLIKE_GAP) for c, d in pairs
-    )
+def _unlike(
+    classes: np.ndarray,
+    distance: np.ndarray,
+    unclear: np.ndarray,
+    typical: dict[int, float],
+    overall: float,
+) -> bool:
+    """Whether every cell of a line that reads clearly is :data:`UNLIKE_FACTOR` times and
+    :data:`UNLIKE_GAP` levels farther from its image than ``typical`` (its class's median
+    distance inside the board; ``overall``, all the cells', for a class seldom seen there);
+    or whether none reads clearly."""
+    known = ~unclear
+    if not known.any():
+        return True  # read as no cell at all
+    limits = [
+        max(UNLIKE_FACTOR * typical[int(c)], typical[int(c)] + UNLIKE_GAP)
+        if int(c) in typical
+        else max(UNLIKE_ANY_FACTOR * overall, overall + UNLIKE_ANY_GAP)
+        for c in classes[known]
+    ]
+    return all(d > limit for d, limit in zip(distance[known], limits, strict=True))

@@ -17,7 +17,7 @@ from functools import lru_cache
 
 import numpy as np
 
-from bot.reading.skins import Skin
+from bot.reading.skins import DESKTOP_SCALING, Skin
 
 #: Cell pitches ``(px, py)`` to try, in frame pixels.
 Pitches = list[tuple[float, float]]
@@ -27,11 +27,6 @@ Pitches = list[tuple[float, float]]
 #: colours in an area and still be tried there (measured on the fixtures at 100-200 %: at most
 #: 1.3 % apart).
 PERIOD_SLACK = 0.03
-
-
-#: The desktop scalings fixed-pixel skins are looked for at: those the skin lists first, and
-#: any other in this range when its key colours repeat at such a pitch.
-DESKTOP_SCALING = (1.0, 3.0)
 
 
 #: Half the key colours' period is the period when they repeat there at least this strongly
@@ -361,21 +356,23 @@ def candidate_pitches(
             for px, py in pitches
             if abs(px / (k * period) - 1) <= PERIOD_SLACK
         ]
+        # A scaling the skin does not list (fractional, or beyond 200 %), or a size the game
+        # draws itself: the period is the pitch (or half of it), fitted to the anchors found
+        # (see _search_area); first when no listed scaling fits, else after the listed ones
+        # (a 14 px tile at 125 % repeats every 17.5 px, as twice the period of 35 px cells).
+        lo_scale = min(DESKTOP_SCALING[0], lowest_scale(skin))
+        hi_scale = DESKTOP_SCALING[1]
+        unlisted = [
+            (k * period, k * period * skin.pitch_y / skin.pitch_x)
+            for k in (1, 2)
+            if lo_scale * (1 - PERIOD_SLACK)
+            <= k * period / skin.pitch_x
+            <= hi_scale * (1 + PERIOD_SLACK)
+        ]
         if not first:
-            # A scaling the skin does not list (fractional, or beyond 200 %), or a size the
-            # game draws itself: the period is the pitch (or half of it), fitted to the
-            # anchors found (see _search_area).
-            lo_scale = min(DESKTOP_SCALING[0], lowest_scale(skin))
-            hi_scale = DESKTOP_SCALING[1]
-            first = [
-                (k * period, k * period * skin.pitch_y / skin.pitch_x)
-                for k in (1, 2)
-                if lo_scale * (1 - PERIOD_SLACK)
-                <= k * period / skin.pitch_x
-                <= hi_scale * (1 + PERIOD_SLACK)
-            ]
+            first = unlisted
         first = list(dict.fromkeys(first))
-        return first, lambda: [p for p in pitches if p not in first]
+        return first, lambda: [p for p in dict.fromkeys(pitches + unlisted) if p not in first]
     ratio = skin.pitch_y / skin.pitch_x
     if frame is not None and roi is not None:
         lo, hi = skin.pitch_range

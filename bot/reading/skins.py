@@ -46,6 +46,16 @@ SKIN_FILE = "skin.json"
 #: Desktop scalings a fixed-pixel skin is looked for at (Windows' 100%, 125%, 150%, 175%, 200%).
 DEFAULT_SCALES = (1.0, 1.25, 1.5, 1.75, 2.0)
 
+#: The desktop scalings fixed-pixel skins are looked for at: those the skin lists first, and
+#: any other in this range when its key colours repeat at such a pitch.
+DESKTOP_SCALING = (1.0, 3.0)
+#: Desktop scalings come in steps of a quarter (Windows and GNOME offer 125 %, 150 %, 175 % ...):
+#: a game that draws its own cell sizes may be drawn at one and stretched by such a scaling.
+DESKTOP_SCALE_STEP = 0.25
+#: How far (relative) a pitch may be from a drawn size times a desktop scaling and still be
+#: taken for it (a lattice fitted to a few hundred cells is within 0.1 %).
+SCALED_SIZE_SLACK = 0.005
+
 
 @dataclass(frozen=True)
 class Level:
@@ -138,12 +148,38 @@ class Skin:
         images are as drawn."""
         if not self.gap_px:
             own = abs(np.log(px / self.pitch_x)) + abs(np.log(py / self.pitch_y))
-            return self._nearest_drawn(px, py, own)
+            nearest = self._nearest_drawn(px, py, own)
+            kept = {id(image) for _, image in nearest}
+            scaled = [
+                variant
+                for size in self.scaled_sizes(px, py)
+                for variant in size.variants
+                if id(variant[1]) not in kept
+            ]
+            return (*nearest, *scaled)
         size = (max(self.gap_px + 2, round(px)), max(self.gap_px + 2, round(py)))
         if size == (self.pitch_x, self.pitch_y):
             return ()
         found = self._nearest_drawn(px, py, np.inf, own_too=True)
         return tuple((cls, regapped(image, size, self.gap_px)) for cls, image in found)
+
+    def scaled_sizes(self, px: float, py: float) -> tuple[DrawnSize, ...]:
+        """The drawn sizes (skin.json ``drawn_sizes``) a desktop scaling stretches to pitch
+        ``(px, py)``: a game drawing 14 px tiles on a desktop at 250 % shows 35 px cells that
+        look like neither its 35 px tiles nor its own size stretched.
+
+        >>> from bot.reading.skins import find_skin
+        >>> [z.pitch_x for z in find_skin("sgt-mines").scaled_sizes(35.0, 35.0)]
+        [14, 28]
+        """
+        lo, hi = DESKTOP_SCALING
+        found = []
+        for size in self.sizes:
+            sx, sy = px / size.pitch_x, py / size.pitch_y
+            scale = round(sx / DESKTOP_SCALE_STEP) * DESKTOP_SCALE_STEP
+            if lo < scale <= hi and all(abs(v / scale - 1) <= SCALED_SIZE_SLACK for v in (sx, sy)):
+                found.append(size)
+        return tuple(found)
 
     def nearest_at(self, px: float, py: float) -> tuple[tuple[str, np.ndarray], ...]:
         """``(class name, image)`` of each class at the size nearest pitch ``(px, py)`` by ratio
