@@ -154,7 +154,10 @@ def anchor_matches(
                 continue
             if own_size < min(FLAT_VARIANCE, FLAT_MARGIN * _floor(skin.tolerance)):
                 continue  # a flat anchor would match every flat area of its colour
-            found, fit = _match(gray, templ, variance, skin.tolerance, px, py)
+            # To a fraction of a pixel on an even lattice only: an uneven one's cells are
+            # whole pixels, placed line by line.
+            subpixel = not skin.uneven_px
+            found, fit = _match(gray, templ, variance, skin.tolerance, px, py, subpixel)
             # The skin's own image first: the drawn size's only when it matches clearly more
             # cells (a tenth), or as many more closely.
             more = len(found) > PREFER_MORE * len(points)
@@ -189,11 +192,18 @@ def _floor(tolerance: int) -> float:
 
 
 def _match(
-    gray: np.ndarray, templ: np.ndarray, variance: float, tolerance: int, px: float, py: float
+    gray: np.ndarray,
+    templ: np.ndarray,
+    variance: float,
+    tolerance: int,
+    px: float,
+    py: float,
+    subpixel: bool = False,
 ) -> tuple[np.ndarray, float]:
     """``[n, 2]`` top-left corners (x, y) where ``templ`` matches ``gray`` well (local minima
     of the squared difference, one per cell of pitch ``(px, py)`` at most), and how closely
-    (1 minus the median difference against the limit: 1 is exact)."""
+    (1 minus the median difference against the limit: 1 is exact). With ``subpixel``, at a
+    pitch a fraction of a pixel wide each corner is placed to a fraction of a pixel."""
     import cv2
 
     result = cv2.matchTemplate(gray, templ, cv2.TM_SQDIFF)
@@ -211,7 +221,7 @@ def _match(
         return np.empty((0, 2)), 0.0
     points = points.reshape(-1, 2)
     closeness = 1.0 - float(np.median(result[points[:, 1], points[:, 0]])) / limit
-    if px != round(px) or py != round(py):
+    if subpixel and (px != round(px) or py != round(py)):
         # Cells a fraction of a pixel wide sit between pixels: each minimum to a fraction.
         return _subpixel(result, points), closeness
     return points, closeness
