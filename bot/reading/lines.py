@@ -89,9 +89,6 @@ UNLIKE_FACTOR = 1.4
 UNLIKE_GAP = 5.0
 #: Fewest cells of a class inside the board to compare a line's cells of that class with.
 UNLIKE_SAMPLES = 3
-#: A line no cell of which reads clearly goes only where at least this share of the cells
-#: inside reads clearly.
-UNCLEAR_LINE_INSIDE = 0.9
 #: A cell of a class not seen inside is unlike the board's cells this many times and levels
 #: farther than the median of all the cells inside: classes lie apart (sgt-mines' covered
 #: cells at 125 % at 11-15, its numbers at 8), a won board's margin read as covered cells four
@@ -117,8 +114,7 @@ def unlike_sides_off(
     inside is compared with the median of all the cells inside, by :data:`UNLIKE_ANY_FACTOR`
     and :data:`UNLIKE_ANY_GAP` (a won board's margin reads as covered cells, and none is left
     inside); one that does not read clearly (``clear``, per cell: the margin's corner, read as
-    no cell at all) is not compared, and a line no cell of which reads clearly goes where nearly
-    all the cells inside read clearly (:data:`UNCLEAR_LINE_INSIDE`).
+    no cell at all) is not compared, and a line no cell of which reads clearly goes.
 
     >>> classes = np.zeros((4, 5), int)
     >>> distance = np.full((4, 5), 12.0); distance[:, 0] = 21.0
@@ -157,10 +153,6 @@ def unlike_sides_off(
             if (inner_classes == c).sum() >= UNLIKE_SAMPLES
         }
         overall = float(np.median(inner_distance))
-        # A line of unclear cells goes only where nearly all the cells inside read clearly:
-        # the strict look leaves much of a lossy picture's board unclear, its real lines too.
-        inner_clear = ~unclear[y0 + ky : y1 - ky + 1, x0 + kx : x1 - kx + 1]
-        reads_inside = bool(inner_clear.mean() >= UNCLEAR_LINE_INSIDE)
         cuts: dict[str, tuple[int | slice, int | slice]] = {
             "left": (slice(y0, y1 + 1), x0),
             "right": (slice(y0, y1 + 1), x1),
@@ -170,7 +162,7 @@ def unlike_sides_off(
         unlike = [
             side
             for side, cut in cuts.items()
-            if _unlike(classes[cut], distance[cut], unclear[cut], typical, overall, reads_inside)
+            if _unlike(classes[cut], distance[cut], unclear[cut], typical, overall)
         ]
         if not unlike:
             break
@@ -187,7 +179,6 @@ def _unlike(
     unclear: np.ndarray,
     typical: dict[int, float],
     overall: float,
-    reads_inside: bool = True,
 ) -> bool:
     """Whether every cell of a line that reads clearly is :data:`UNLIKE_FACTOR` times and
     :data:`UNLIKE_GAP` levels farther from its image than ``typical`` (its class's median
@@ -195,7 +186,7 @@ def _unlike(
     or whether none reads clearly."""
     known = ~unclear
     if not known.any():
-        return reads_inside  # read as no cell at all, where the cells inside read
+        return True  # read as no cell at all
     limits = [
         max(UNLIKE_FACTOR * typical[int(c)], typical[int(c)] + UNLIKE_GAP)
         if int(c) in typical
