@@ -40,8 +40,7 @@ def _anchor_sources(skin: Skin, anchor: str, px: float, py: float) -> tuple[np.n
     """The images :func:`_anchor_images_at` stretches: the skin's, then the first of the anchor
     at each size the game may draw it at for pitch ``(px, py)`` (``Skin.drawn_at``), if any;
     in a skin that stretches only the nearest size's images (``stretch_nearest``), that size's
-    first alone
-    (memoised: drawing a gap-keeping game's cells anew is done once per pitch)."""
+    first alone (memoised: drawing a gap-keeping game's cells anew is done once per pitch)."""
     if skin.stretch_nearest:  # only the nearest size's images stand for the cells
         return tuple(image for cls, image in skin.nearest_at(px, py) if cls == anchor)[:1]
     # The first image of each size the cells may be drawn at (the nearest size, and sizes a
@@ -121,9 +120,9 @@ def _stretched_gray(cell: np.ndarray, px: float, py: float) -> np.ndarray:
         # lattice placed from matches that far off reads no small cell).
         size = (max(3, int(px)), max(3, int(py)))
         if min(sx, sy) >= 1:
-            move_x, move_y = 0.5 * sx - 0.5 - sx * w, 0.5 * sy - 0.5 - sy * h
-            warp = np.array([[sx, 0, move_x], [0, sy, move_y]], np.float32)
-            return cv2.warpAffine(tiled, warp, size, flags=cv2.INTER_LINEAR)
+            from bot.reading.banks import exact_stretch
+
+            return exact_stretch(tiled, sx, sy, (0.0, 0.0), size)
         shrunk = cv2.resize(tiled, None, fx=sx, fy=sy, interpolation=cv2.INTER_AREA)
         shift = np.array([[1, 0, -w * sx], [0, 1, -h * sy]], np.float32)
         return cv2.warpAffine(shrunk, shift, size, flags=cv2.INTER_LINEAR)

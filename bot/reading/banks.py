@@ -372,20 +372,41 @@ def _stretched_sample(
         # Cells a fraction of a pixel wide: stretched by exactly that (a tiling stretched to
         # whole pixels is stretched a little less, and its cells sampled up to a pixel off).
         left, top = float(np.ceil(px)), float(np.ceil(py))
-        ax, ay = px / w0, py / h0
-        # Picture edge e shows the source at edge e / a: the middle copy's edge (source w0)
-        # lands at ``left``.
-        warp = np.array(
-            [[ax, 0, left - ax * w0 + 0.5 * ax - 0.5], [0, ay, top - ay * h0 + 0.5 * ay - 0.5]],
-            np.float32,
-        )
         size = (int(np.ceil(left + 2 * px)), int(np.ceil(top + 2 * py)))
-        big = cv2.warpAffine(np.tile(image, (3, 3, 1)), warp, size, flags=cv2.INTER_LINEAR)
+        tiled = np.tile(image, (3, 3, 1))
+        big = exact_stretch(tiled, px / w0, py / h0, (left, top), size)
         return _sampled(big, skin, sx, sy, step, (left, top))
     size = (max(6, round(3 * px)), max(6, round(3 * py)))
     big = cv2.resize(np.tile(image, (3, 3, 1)), size, interpolation=interp)
     # Sampled from where the middle copy starts.
     return _sampled(big, skin, sx, sy, step, (skin.pitch_x * sx, skin.pitch_y * sy))
+
+
+def exact_stretch(
+    tiled: np.ndarray, ax: float, ay: float, start: tuple[float, float], size: tuple[int, int]
+) -> np.ndarray:
+    """``tiled``, a 3x3 tiling of one cell, stretched by exactly ``(ax, ay)`` as a bilinear
+    scaler draws it (picture edge ``e`` shows the source at edge ``e / a``), into an image of
+    ``size`` (width, height) whose middle copy's first edge lies at ``start``: cells a fraction
+    of a pixel wide, where a stretch to whole pixels is a little off.
+
+    >>> row = np.tile(np.array([[0, 0, 90, 90]], np.uint8), (3, 3))
+    >>> exact_stretch(row, 1.5, 1.0, (0.0, 0.0), (6, 1))[0].tolist()
+    [15, 0, 15, 75, 90, 75]
+    """
+    import cv2
+
+    h, w = tiled.shape[0] // 3, tiled.shape[1] // 3
+    # Pixel centres: source centre c lands at a * (c + 0.5) - 0.5, moved so source edge w
+    # (h) lands at ``start``.
+    warp = np.array(
+        [
+            [ax, 0, start[0] - ax * w + 0.5 * ax - 0.5],
+            [0, ay, start[1] - ay * h + 0.5 * ay - 0.5],
+        ],
+        np.float32,
+    )
+    return cv2.warpAffine(tiled, warp, size, flags=cv2.INTER_LINEAR)
 
 
 def _shifted_stretch(

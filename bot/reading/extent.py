@@ -203,7 +203,7 @@ def board_extent(
 
 #: How far (px) :func:`_refined_phase` moves a lattice each way, and in what steps.
 PHASE_REACH, PHASE_STEP = 0.5, 0.25
-#: Cells each way :func:`_refined_phase` reads, round the seeds' middle.
+#: Cells across and down :func:`_refined_phase` reads, round the seeds' middle.
 PHASE_CELLS = 8
 #: A lattice is moved only when its cells read this much closer (a share of their distance).
 PHASE_GAIN = 0.9
