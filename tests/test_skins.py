@@ -167,7 +167,8 @@ def test_skin_json_is_checked_against_the_schema_naming_file_and_key(tmp_path, c
 
 
 def test_every_shipped_skin_json_follows_the_schema():
-    from bot.reading.skins import SKIN_FILE, check_skin_meta
+    from bot.reading.skin_schema import check_skin_meta
+    from bot.reading.skins import SKIN_FILE
 
     folders = [p.parent for p in SHIPPED.glob(f"*/{SKIN_FILE}")]
     assert len(folders) >= 4
