@@ -107,24 +107,8 @@ def test_a_quality_75_jpeg_reads_exactly(name):
     assert board == read_board(str(FIXTURES / f"{name}.txt"))
 
 
-#: Won boards at JPEG 75 refused since a line no cell of which reads clearly in the strict look
-#: is peeled (lines.unlike_sides_off): the strict look leaves their real edge lines all unclear.
-#: Kept so: without it, darkened sgt-mines boards and margins of nearest-scaled ones misread.
-PEELED_TODAY = "issue 12: a real edge line unclear in the strict look is peeled (refused)"
-
-
-def _peeled(*names: str) -> list:
-    return [
-        pytest.param(n, marks=pytest.mark.xfail(strict=True, reason=PEELED_TODAY))
-        if n in {"sgt-mines/beginner-won", "sgt-mines/intermediate-won", "winmine/beginner-won"}
-        else n
-        for n in names
-    ]
-
-
 @pytest.mark.parametrize(
-    "name",
-    _peeled("sgt-mines/beginner-won", "sgt-mines/beginner-mid", "sgt-mines/intermediate-won"),
+    "name", ["sgt-mines/beginner-won", "sgt-mines/beginner-mid", "sgt-mines/intermediate-won"]
 )
 def test_a_quality_75_jpeg_board_is_found_whole(name):
     """The locator grows a board only through cells that read surely; at quality 75 the 1s and
@@ -155,8 +139,8 @@ def test_a_red_three_is_nearer_its_image_in_brightness_where_its_colour_looks_li
 
 @pytest.mark.parametrize(
     "name",
-    _peeled("winmine/beginner-won", "winmine/intermediate-mid", "sgt-mines/expert-won",
-            "sgt-mines/intermediate-won"),
+    ["winmine/beginner-won", "winmine/intermediate-mid", "sgt-mines/expert-won",
+     "sgt-mines/intermediate-won"],
 )  # fmt: skip
 def test_quality_75_threes_read_exactly(name):
     """Their 3s read at a margin of 0.02-0.04 for 0.04 once noise was allowed for: the

@@ -54,6 +54,10 @@ class Located:
 #: Share of a board's cells that must read clearly for its reading to be clean (one under the
 #: pointer may not).
 CLEAN_SHARE = 0.98
+#: Fewest cells of a clear reading that make a board: fewer (a JPEG's few look-alikes of another
+#: skin, a fragment read at a pitch a little off the board's) are no board, beside a board or
+#: in place of a bigger reading of one.
+MIN_BOARD_CELLS = 9
 
 
 @dataclass(frozen=True)
@@ -78,9 +82,10 @@ class Candidate:
         return grid.cols * grid.rows * grid.pitch_x * grid.pitch_y
 
     def better_than(self, other: Candidate | None) -> bool:
-        """Whole boards before cut ones (see below); clean readings first; then a clearly bigger
-        board (a fragment of a board loses to the board); between readings of about the same
-        area, the closest fit (the right pitch)."""
+        """Whole boards before cut ones (see below); clean readings first, unless the clean
+        one has fewer than :data:`MIN_BOARD_CELLS` cells and the other is clearly bigger; then
+        a clearly bigger board (a fragment of a board loses to the board); between readings of
+        about the same area, the closest fit (the right pitch)."""
         if other is None:
             return True
         if self.cut != other.cut:
@@ -88,9 +93,15 @@ class Candidate:
             # elsewhere must not stand in for a board that could not be read whole (refused).
             cut, whole = (self, other) if self.cut else (other, self)
             return (self is cut) == (cut.area > 1.5 * whole.area)
-        if self.clean != other.clean:
-            return self.clean
         ratio = self.area / other.area
+        if self.clean != other.clean:
+            # A few cells read clearly at a pitch a little off the board's (a JPEG's board,
+            # not clean at its own pitch, holds 2x2 patches of 30 px cells in 32 px ones) are
+            # part of the bigger reading, not a board in its place.
+            clean = self if self.clean else other
+            grid = clean.located.grid
+            if grid.cols * grid.rows >= MIN_BOARD_CELLS or 1 / 1.5 <= ratio <= 1.5:
+                return self.clean
         if ratio > 1.5 or ratio < 1 / 1.5:
             return ratio > 1
         if self.clean:
@@ -180,11 +191,13 @@ def board_extent(
     grown = _side_by_side(frame, skin, lattice, grown, (kx, ky))
     if shifts is None:
         # Not on an uneven lattice, whose outer lines, only estimated, may read farther for
-        # being a pixel off. Judged by the strict look: a lossy look reads a flat margin beside
-        # the board as well as the cells (see unlike_sides_off).
+        # being a pixel off. Distances by the strict look: a lossy look reads a flat margin
+        # beside the board as well as the cells (see unlike_sides_off). Which cells read
+        # clearly, by the look that found them: a JPEG's real edge lines (a won board's numbers
+        # and flags) may not read clearly in the strict look, and would go whole.
         window, scores, box = grown
         strict = classify_cells(frame, lattice.grid(*window), skin, step) if noisy else scores
-        sides = unlike_sides_off(strict.classes, strict.distance, box, strict.clear(skin))
+        sides = unlike_sides_off(strict.classes, strict.distance, box, scores.clear(skin))
         grown = (window, scores, sides)
     (wx0, wy0, _, _), scores, (bx0, by0, bx1, by1) = grown
     if (bx1 - bx0 + 1) * (by1 - by0 + 1) < 4:

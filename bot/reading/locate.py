@@ -30,7 +30,7 @@ import numpy as np
 
 from bot.errors import BoardNotFoundError, LatticeError, TwoBoardsError
 from bot.reading.anchors import FLAT_VARIANCE
-from bot.reading.extent import Candidate, Located, board_extent, placed_lines
+from bot.reading.extent import MIN_BOARD_CELLS, Candidate, Located, board_extent, placed_lines
 from bot.reading.grid import Grid
 from bot.reading.lattice import find_lattice
 from bot.reading.phase import refined_phase
@@ -49,7 +49,7 @@ from bot.reading.regions import (
     key_colours,
     padded_box,
 )
-from bot.reading.search import MIN_OTHER_CELLS, locate_skin, overlap, search_area
+from bot.reading.search import locate_skin, overlap, search_area
 from bot.reading.skins import Skin, load_skins
 from bot.reading.whole import board_problem, check_whole
 
@@ -318,7 +318,7 @@ def _sure_below_own_size(frame: np.ndarray, candidate: Candidate) -> bool:
 
 
 def _board_sized(candidate: Candidate) -> bool:
-    """Whether ``candidate`` reads clearly on enough cells (:data:`MIN_OTHER_CELLS`, in two
+    """Whether ``candidate`` reads clearly on enough cells (:data:`MIN_BOARD_CELLS`, in two
     rows and two columns at least) to be a board, another one beside a board found included: a
     few cells read clearly (a JPEG's winmine look-alikes inside an xdemineur board), or a single
     row of them (a brightened winmine board's row read as sgt-mines' 16 px tiles), are none,
@@ -328,7 +328,7 @@ def _board_sized(candidate: Candidate) -> bool:
     return (
         candidate.clean
         and min(grid.cols, grid.rows) >= 2
-        and grid.cols * grid.rows >= MIN_OTHER_CELLS
+        and grid.cols * grid.rows >= MIN_BOARD_CELLS
     )
 
 
@@ -381,7 +381,7 @@ def _choose(
     # A reading about as clear elsewhere (a lossy picture of two boards: neither reads clean)
     # is another board: which one the user means cannot be told.
     others = [c for c in boards if c is not best and not c.cut
-              and c.located.grid.cols * c.located.grid.rows >= MIN_OTHER_CELLS
+              and c.located.grid.cols * c.located.grid.rows >= MIN_BOARD_CELLS
               and c.passing >= best.passing - OTHER_PASSING]  # fmt: skip
     if others:
         raise _two_boards(frame, best, others)

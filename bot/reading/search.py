@@ -17,7 +17,7 @@ from bot.reading.anchors import (
     lattice_step,
     place_lattice,
 )
-from bot.reading.extent import Candidate, board_extent
+from bot.reading.extent import MIN_BOARD_CELLS, Candidate, board_extent
 from bot.reading.regions import (
     FrameLook,
     Pitches,
@@ -32,8 +32,6 @@ from bot.reading.skins import Skin
 #: Most boards looked for in one area (more than one is refused: see
 #: :func:`bot.reading.locate.locate_board`).
 MAX_BOARDS = 3
-#: Fewest cells of a clear reading beside a whole board that make it "two boards".
-MIN_OTHER_CELLS = 9
 #: Fewest anchor matches beyond a board found that are looked at as another board.
 MIN_ANCHORS = 3
 
@@ -79,7 +77,7 @@ def _beside(
     core: tuple[int, int, int, int], box: tuple[float, float, float, float], skin: Skin
 ) -> tuple[int, int, int, int] | None:
     """``core`` where it does not overlap ``box``; else the widest of its parts left, right,
-    above or below ``box``, or None when none can hold :data:`MIN_OTHER_CELLS` of the skin's
+    above or below ``box``, or None when none can hold :data:`MIN_BOARD_CELLS` of the skin's
     smallest cells (the board's own window round it holds no second board).
 
     >>> skin = type("S", (), {"pitch_x": 16, "pitch_y": 16, "scales": (1.0,),
@@ -94,18 +92,18 @@ def _beside(
     x0, y0, x1, y1 = core
     bx0, by0, bx1, by1 = (int(round(v)) for v in box)
     parts = [(x0, y0, bx0, y1), (bx1, y0, x1, y1), (x0, y0, x1, by0), (x0, by1, x1, y1)]
-    side = smallest_pitch(skin) * np.sqrt(MIN_OTHER_CELLS)
+    side = smallest_pitch(skin) * np.sqrt(MIN_BOARD_CELLS)
     roomy = [p for p in parts if p[2] - p[0] >= side and p[3] - p[1] >= side]
     return max(roomy, key=lambda p: (p[2] - p[0]) * (p[3] - p[1]), default=None)
 
 
 def _fitting(pitches: Pitches, core: tuple[int, int, int, int]) -> Pitches:
-    """The pitches at which ``core`` holds a board of :data:`MIN_OTHER_CELLS` cells.
+    """The pitches at which ``core`` holds a board of :data:`MIN_BOARD_CELLS` cells.
 
     >>> _fitting([(20.0, 20.0), (40.0, 40.0)], (0, 0, 1200, 81))
     [(20.0, 20.0)]
     """
-    side = np.sqrt(MIN_OTHER_CELLS)
+    side = np.sqrt(MIN_BOARD_CELLS)
     width, height = core[2] - core[0], core[3] - core[1]
     return [(px, py) for px, py in pitches if side * px <= width and side * py <= height]
 
