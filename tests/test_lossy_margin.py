@@ -165,3 +165,17 @@ def test_a_few_clean_cells_at_a_pitch_a_little_off_are_not_the_board():
     assert read_frame(frame, located, ReaderState()).board == read_board(
         str(FIXTURES / f"{name}.txt")
     )
+
+
+def test_a_darkened_board_the_widened_look_takes_for_another_game_is_read_as_its_own():
+    """sgt-mines' expert board 20 levels darker: no board reads as drawn, and the widened look
+    for lossy pictures grows a whole 30x16 board of winmine's cells at 125 % over it (its
+    20 px tiles), three cells read wrong. Its cells are far nearer sgt-mines' images through
+    a curve: the board is looked for in the screen's colours, and read as sgt-mines'."""
+    name = "sgt-mines/expert-mid"
+    frame = MILD["brightness-20"](cv2.imread(str(FIXTURES / f"{name}.png")))
+    located = locate_board(frame)
+    assert located.skin.name == "sgt-mines"
+    assert read_frame(frame, located, ReaderState()).board == read_board(
+        str(FIXTURES / f"{name}.txt")
+    )

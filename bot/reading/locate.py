@@ -51,6 +51,7 @@ from bot.reading.regions import (
 )
 from bot.reading.search import locate_skin, overlap, search_area
 from bot.reading.skins import Skin, load_skins
+from bot.reading.state import ReaderState
 from bot.reading.whole import board_problem, check_whole
 
 __all__ = ["Located", "locate_board"]
@@ -86,16 +87,41 @@ def locate_board(frame_bgr: np.ndarray, skins: Sequence[Skin] | None = None) -> 
         raise BoardNotFoundError(
             f"no board found in the {frame.shape[1]}x{frame.shape[0]} picture (too small)"
         )
-    located = _locate_any(frame, skins)
-    if located.tone is None:
-        others = [s for s in skins if s.name != located.skin.name]
-        nearer = nearer_recoloured(frame, located.grid, located.skin, others)
-        if nearer is not None:
-            raise BoardNotFoundError(
-                f"{_where(located)} reads as drawn, but its cells look far more like "
-                f"{nearer.name} cells in other colours: which game this is cannot be told"
-            )
-    return refined_phase(frame, located)
+    return refined_phase(frame, _locate_any(frame, skins))
+
+
+def _other_game(frame: np.ndarray, located: Located, skins: Sequence[Skin]) -> str | None:
+    """Why the board found as drawn is not ``located.skin``'s: its cells look far more like
+    another game's in other colours (:func:`~bot.reading.recolour.nearer_recoloured`); or
+    None."""
+    if located.tone is not None:
+        return None
+    others = [s for s in skins if s.name != located.skin.name]
+    nearer = nearer_recoloured(frame, located.grid, located.skin, others)
+    if nearer is None:
+        return None
+    return (
+        f"{_where(located)} reads as drawn, but its cells look far more like {nearer.name} "
+        "cells in other colours: which game this is cannot be told"
+    )
+
+
+def _reads(frame: np.ndarray, located: Located) -> bool:
+    """Whether every cell of the board found reads clearly as the reader reads it (through
+    the frame's tone curve, or with its noise allowed for)."""
+    from bot.reading.classify import classify_cells
+
+    skin = located.skin
+    scores = classify_cells(frame, located.grid, skin, state=ReaderState(), adapt_tone=True)
+    return bool(scores.clear(skin).all())
+
+
+def _as_drawn(frame: np.ndarray, located: Located, skins: Sequence[Skin]) -> Located:
+    """``located``, unless its cells look far more like another game's (refused)."""
+    why = _other_game(frame, located, skins)
+    if why is not None:
+        raise BoardNotFoundError(why)
+    return located
 
 
 def _locate_any(frame: np.ndarray, skins: Sequence[Skin]) -> Located:
@@ -121,7 +147,7 @@ def _locate_any(frame: np.ndarray, skins: Sequence[Skin]) -> Located:
     first: BoardNotFoundError | None = None
     if not recoloured_first:
         try:
-            return _choose(look, boards, skins, whole=whole)
+            return _as_drawn(frame, _choose(look, boards, skins, whole=whole), skins)
         except TwoBoardsError:
             raise
         except BoardNotFoundError as refused:
@@ -129,12 +155,25 @@ def _locate_any(frame: np.ndarray, skins: Sequence[Skin]) -> Located:
     # Cells a lossy picture (JPEG) smeared at their edges stop the board's growth there: the
     # board is grown again with those edges' tolerance widened (flat areas keep theirs). Before
     # the colour search, which costs seconds where nothing reads.
+    unread: Located | None = None  # a board the widened look found whose cells do not read
     try:
-        return _locate(frame, skins, noisy=True)
+        located = _locate(frame, skins, noisy=True)
     except TwoBoardsError:
         raise
     except BoardNotFoundError:
         pass
+    else:
+        # The widened look also passes another game's cells in other colours (sgt-mines' 20 px
+        # tiles 20 levels darker, for winmine's at 125 %; xdemineur's at gamma 0.8): a board
+        # whose cells look far more like another game's, or do not all read as the reader
+        # reads them, is looked for in the screen's colours next.
+        why = _other_game(frame, located, skins)
+        if why is not None:
+            first = first or BoardNotFoundError(why)
+        elif _reads(frame, located):
+            return located
+        else:
+            unread = located
     # Only a few cells read clearly, and they make no whole board (another skin's look-alikes
     # on a recoloured screen): the screen's colours.
     if recoloured_first or not any(
@@ -143,8 +182,10 @@ def _locate_any(frame: np.ndarray, skins: Sequence[Skin]) -> Located:
         found = _locate_recoloured(frame, skins, lattice)
         if found is not None:
             return found
+    if unread is not None:
+        return unread  # the reader names the cells it cannot read
     if first is None:
-        return _choose(look, boards, skins, whole=whole)
+        return _as_drawn(frame, _choose(look, boards, skins, whole=whole), skins)
     raise first
 
 
