@@ -51,7 +51,6 @@ from bot.reading.regions import (
 )
 from bot.reading.search import locate_skin, overlap, search_area
 from bot.reading.skins import Skin, load_skins
-from bot.reading.state import ReaderState
 from bot.reading.whole import board_problem, check_whole
 
 __all__ = ["Located", "locate_board"]
@@ -112,8 +111,7 @@ def _reads(frame: np.ndarray, located: Located) -> bool:
     from bot.reading.classify import classify_cells
 
     skin = located.skin
-    scores = classify_cells(frame, located.grid, skin, state=ReaderState(), adapt_tone=True)
-    return bool(scores.clear(skin).all())
+    return bool(classify_cells(frame, located.grid, skin, adapt_tone=True).clear(skin).all())
 
 
 def _as_drawn(frame: np.ndarray, located: Located, skins: Sequence[Skin]) -> Located:
@@ -348,14 +346,11 @@ def _sure_below_own_size(frame: np.ndarray, candidate: Candidate) -> bool:
     colours from being looked at. Cells a pixel short of the skin's own are at its own size:
     a game sharing out a window's spare pixels draws some cells a pixel narrower (GNOME Mines'
     33 px cells at 32.7 px apart), and such a board needs no second look."""
-    from bot.reading.classify import classify_cells
-
     located = candidate.located
     skin = located.skin
     if located.scale >= 1 - 1 / max(skin.pitch_x, skin.pitch_y):
         return True
-    scores = classify_cells(frame, located.grid, located.skin, adapt_tone=True)
-    return bool(scores.clear(located.skin).all())  # the reader refuses any cell that is not
+    return _reads(frame, located)  # the reader refuses any cell that is not
 
 
 def _board_sized(candidate: Candidate) -> bool:
