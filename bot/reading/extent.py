@@ -18,9 +18,9 @@ import numpy as np
 
 from bot.reading.anchors import line_offsets
 from bot.reading.banks import sample_step
-from bot.reading.classify import CellScores, classify_cells
+from bot.reading.classify import CellScores, as_screen_shows, classify_cells
 from bot.reading.grid import Grid
-from bot.reading.lines import steady_moves, unlike_sides_off
+from bot.reading.lines import middle_half, steady_moves, unlike_sides_off
 from bot.reading.matching import cell_scale
 from bot.reading.skins import Skin
 from bot.reading.state import ToneCurve
@@ -197,6 +197,7 @@ def board_extent(
         # and flags) may not read clearly in the strict look, and would go whole.
         window, scores, box = grown
         strict = classify_cells(frame, lattice.grid(*window), skin, step) if noisy else scores
+        strict = as_screen_shows(frame, lattice.grid(*window), skin, strict, middle_half(box), step)
         sides = unlike_sides_off(strict.classes, strict.distance, box, scores.clear(skin))
         grown = (window, scores, sides)
     (wx0, wy0, _, _), scores, (bx0, by0, bx1, by1) = grown

@@ -96,6 +96,18 @@ UNLIKE_SAMPLES = 3
 UNLIKE_ANY_FACTOR, UNLIKE_ANY_GAP = 2.5, 10.0
 
 
+def middle_half(box: tuple[int, int, int, int]) -> tuple[int, int, int, int]:
+    """The cells of ``box`` (x0, y0, x1, y1, inclusive) a quarter of its width and height (at
+    least one line) in from each side: a board's cells away from any margin it was grown over.
+
+    >>> middle_half((0, 0, 15, 7))
+    (4, 2, 11, 5)
+    """
+    x0, y0, x1, y1 = box
+    kx, ky = max(1, (x1 - x0 + 1) // 4), max(1, (y1 - y0 + 1) // 4)
+    return x0 + kx, y0 + ky, x1 - kx, y1 - ky
+
+
 def unlike_sides_off(
     classes: np.ndarray,
     distance: np.ndarray,
@@ -142,9 +154,9 @@ def unlike_sides_off(
     while x1 - x0 >= 2 and y1 - y0 >= 2:  # a line each side, then the next should it go
         # Inside: the middle half each way, as a margin may be several lines deep (a margin's
         # cells inside would set what their own class is like).
-        kx, ky = max(1, (x1 - x0 + 1) // 4), max(1, (y1 - y0 + 1) // 4)
-        inner_classes = classes[y0 + ky : y1 - ky + 1, x0 + kx : x1 - kx + 1]
-        inner_distance = distance[y0 + ky : y1 - ky + 1, x0 + kx : x1 - kx + 1]
+        ix0, iy0, ix1, iy1 = middle_half((x0, y0, x1, y1))
+        inner_classes = classes[iy0 : iy1 + 1, ix0 : ix1 + 1]
+        inner_distance = distance[iy0 : iy1 + 1, ix0 : ix1 + 1]
         if inner_distance.size < UNLIKE_SAMPLES:
             break
         typical = {

@@ -196,6 +196,7 @@ def _locate_recoloured(
     are the picture's: they are raised."""
     shifts = [(skin, rough, toned_skin(skin, rough)) for skin in skins
               for rough in rough_curves(frame, skin)]  # fmt: skip
+    fallback: Located | None = None  # the first board found that only its curve reads
     for stage, (skin, rough, shifted) in itertools.product(SEED_STAGES, shifts):
         for seeds in _seed_blocks(frame, shifted, stage, lattice):
             if seeds.cols * seeds.rows < MIN_SEED_CELLS:
@@ -218,10 +219,17 @@ def _locate_recoloured(
                     continue
                 others = [s for s in skins if s.name != skin.name]
                 if looks_recoloured(frame, located.grid, toned, others):
-                    return replace(located, skin=skin, tone=tone)
+                    found = replace(located, skin=skin, tone=tone)
+                    # A curve learnt from seeds a pixel off can take one colour-only class
+                    # for another (GNOME Mines' 0s for covered) and place the board a pixel
+                    # off through it, where only that curve reads the cells: a board that a
+                    # curve of the frame's own reads too is looked for first.
+                    if _reads(frame, found):
+                        return found
+                    fallback = fallback or found
                 # else another game's cells, only like the skin's through the curve, or
                 # nearer another skin's as drawn
-    return None
+    return fallback
 
 
 def _seed_blocks(
