@@ -7,6 +7,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import cv2
+import numpy as np
 import pytest
 
 from bot.errors import BoardNotFoundError, LowConfidenceError
@@ -269,3 +270,46 @@ def test_a_redrawn_games_board_read_as_drawn_is_not_compared_with_other_games(mo
     board = read_frame(frame, located, ReaderState()).board
     assert board == read_board(str(FIXTURES / "gnome-mines/big-mid.txt"))
     assert set(seen) <= {"gnome-mines"}, seen
+
+
+@pytest.mark.parametrize(
+    ("name", "case"),
+    [
+        ("gnome-mines/big-fresh", "gamma0.8"),
+        ("gnome-mines/big-won", "brightness-20"),
+        ("gnome-mines-sizes/w1000x600-big-won", "contrast0.85"),
+    ],
+)
+def test_boards_of_few_colours_are_found_recoloured(name, case):
+    """Recoloured, these were "no board found". A fresh GNOME board: the curve was learnt
+    from the lighter covered cell drawn under the pointer, which fits a fresh board as well
+    as the covered image through another curve (now each class's first image alone). A won
+    board: the commonest colour is the window's background, whose shifts onto the skin's key
+    colours took every rough shift tried (now the smallest shifts first)."""
+    frame = MILD[case](cv2.imread(str(FIXTURES / f"{name}.png")))
+    board = read_frame(frame, locate_board(frame), ReaderState()).board
+    assert board == read_board(str(FIXTURES / f"{name}.txt"))
+
+
+def test_two_curves_reading_a_colour_only_pair_apart_refuse_those_cells():
+    """GNOME Mines' open 0 tiles, 10 levels brighter: the frame's own curve reads them as 0s;
+    the curve a board was found through may map the covered tile's colour onto them (one
+    colour only, as on a fresh board). Both read every cell clearly, differently: refused."""
+    from bot.reading.classify import classify_cells
+    from bot.reading.grid import Grid
+    from bot.reading.skins import find_skin
+    from bot.reading.state import ToneCurve
+
+    skin = find_skin("gnome-mines")
+    zero = skin.templates["0"]
+    frame = MILD["brightness+20"](np.tile(zero, (4, 5, 1)))
+    # Per channel: the covered tile's colour onto the 0 tile's as the frame shows it.
+    covered = np.median(skin.templates["covered"].reshape(-1, 3), axis=0)
+    shown = np.median(frame.reshape(-1, 3), axis=0)
+    levels = np.arange(256.0)[:, None]
+    lut = np.clip(levels + (shown - covered)[None, :], 0, 255).astype(np.uint8)
+    grid = Grid(0, 0, skin.pitch_x, skin.pitch_y, 5, 4)
+    alone = classify_cells(frame, grid, skin, adapt_tone=True)
+    assert (alone.chars == "0").all() and alone.clear(skin).all()
+    both = classify_cells(frame, grid, skin, adapt_tone=True, found_through=ToneCurve(lut))
+    assert not both.clear(skin).any()

@@ -87,6 +87,10 @@ def rough_curves(frame: np.ndarray, skin: Skin) -> list[ToneCurve]:
                 continue
             if not any(np.abs(shift - s).max() <= COLOUR_BIN for s in shifts):
                 shifts.append(shift)
+    # The smallest shifts first (of the commonest colours first among equals): a mild change
+    # moves every colour a little, and the commonest colour of a won board's picture is often
+    # the window's background, whose shifts onto the key colours are large and wrong.
+    shifts.sort(key=lambda s: int(np.abs(s).max()))
     levels = np.arange(256)[:, None]
     return [
         ToneCurve(np.clip(levels + shift[None, :], 0, 255).astype(np.uint8))
@@ -135,15 +139,35 @@ def learn_curve(frame: np.ndarray, grid: Grid, skin: Skin, rough: ToneCurve) -> 
     # The most detailed block holds the colours a curve is learnt from (a whole board's every
     # cell, read again through each curve tried, costs seconds); the whole grid's and the
     # inner one's are one block where the most detail lies away from the edge: read once.
+    # Each class's first image only: a variant drawn for one cell at a time (GNOME Mines'
+    # covered cell under the pointer, lighter) fits a fresh board's cells as well as the image
+    # itself does through another curve, one the board is not found through.
+    firsts = _first_images(skin)
     for part in dict.fromkeys(detailed_block(frame, g, CURVE_BLOCK) for g in grids):
         state = ReaderState()
-        scores = classify_cells(frame, part, skin, state=state, adapt_tone=True)
+        scores = classify_cells(frame, part, firsts, state=state, adapt_tone=True)
         curve = state.tones.get(skin.name)
         if curve is not None:
             return curve
         if scores.clear(skin).all():
             return rough
     return None
+
+
+def _first_images(skin: Skin) -> Skin:
+    """``skin`` with each class's first image alone, at its own size and at each size drawn."""
+
+    def firsts(variants: tuple[tuple[str, np.ndarray], ...]) -> tuple[tuple[str, np.ndarray], ...]:
+        first: dict[str, np.ndarray] = {}
+        for name, image in variants:
+            first.setdefault(name, image)
+        return tuple(first.items())
+
+    return replace(
+        skin,
+        variants=firsts(skin.variants),
+        sizes=tuple(replace(size, variants=firsts(size.variants)) for size in skin.sizes),
+    )
 
 
 def aligned_seeds(frame: np.ndarray, lattice: Grid, skin: Skin) -> Grid:
