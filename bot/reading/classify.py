@@ -34,7 +34,7 @@ import numpy as np
 
 from bot.reading.skins import Skin
 from bot.reading.state import LastFrame, ReaderState, ToneCurve
-from bot.reading.tone import STARTS, Assigner, fit_tone, shifted
+from bot.reading.tone import START_CURVES, Assigner, fit_tone
 
 if TYPE_CHECKING:
     from bot.reading.grid import Grid
@@ -203,7 +203,7 @@ def _read_through_tones(
     found_through: ToneCurve | None = None,
 ) -> tuple[np.ndarray, ...]:
     """The cells read through the tone curve learnt from them (:func:`fit_tone`), from each
-    of :data:`~bot.reading.tone.STARTS`; when no curve reads every cell clearly, read again
+    of :data:`~bot.reading.tone.START_CURVES`; when no curve reads every cell clearly, read again
     with the tolerance widened by the frame's noise and each template's edges
     (:func:`~bot.reading.lossy.noisy_bank`: lossy compression smears edges and colour), where
     a winner must beat the runner-up by :data:`NOISY_MARGIN` more.
@@ -219,8 +219,8 @@ def _read_through_tones(
             break
 
         assign = _assigner(samples, fit, skin, state)
-        for offset in STARTS:
-            curve = fit_tone(samples, fit.u8, fit.mask, assign, skin.tolerance, shifted(offset))
+        for start in START_CURVES:
+            curve = fit_tone(samples, fit.u8, fit.mask, assign, skin.tolerance, start)
             if curve is None or any(np.array_equal(curve.lut, t.lut) for t in tried):
                 continue
             tried.append(curve)
@@ -441,8 +441,8 @@ def learn_tone(
     samples = sample_cells(frame_bgr, grid, skin, step=step, state=state)
     for fit in tone_fit_banks(bank):
         assign = _assigner(samples, fit, skin, state)
-        for offset in STARTS:
-            curve = fit_tone(samples, fit.u8, fit.mask, assign, skin.tolerance, shifted(offset))
+        for start in START_CURVES:
+            curve = fit_tone(samples, fit.u8, fit.mask, assign, skin.tolerance, start)
             if curve is None:
                 continue
             toned = _toned_bank(bank, curve, state)

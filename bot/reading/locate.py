@@ -51,7 +51,7 @@ from bot.reading.regions import (
 )
 from bot.reading.search import locate_skin, overlap, search_area
 from bot.reading.skins import Skin, load_skins
-from bot.reading.whole import board_problem, check_whole
+from bot.reading.whole import board_problem, check_whole, shown_nowhere
 
 __all__ = ["Located", "locate_board"]
 
@@ -107,11 +107,12 @@ def _other_game(frame: np.ndarray, located: Located, skins: Sequence[Skin]) -> s
 
 def _reads(frame: np.ndarray, located: Located) -> bool:
     """Whether every cell of the board found reads clearly as the reader reads it (through
-    the frame's tone curve, or with its noise allowed for)."""
+    the frame's tone curve, or with its noise allowed for), as a board a game can show."""
     from bot.reading.classify import classify_cells
 
     skin = located.skin
-    return bool(classify_cells(frame, located.grid, skin, adapt_tone=True).clear(skin).all())
+    scores = classify_cells(frame, located.grid, skin, adapt_tone=True)
+    return bool(scores.clear(skin).all()) and shown_nowhere(scores.chars) is None
 
 
 def _as_drawn(frame: np.ndarray, located: Located, skins: Sequence[Skin]) -> Located:

@@ -84,6 +84,25 @@ def shifted(offset: int) -> ToneCurve:
     return ToneCurve(np.repeat(values[:, None], 3, axis=1))
 
 
+def warm(blue: float) -> ToneCurve:
+    """The curve of a warm tint: the blue channel times ``blue``, the others as drawn (BGR).
+
+    >>> warm(0.8).lut[[100, 255]].tolist()
+    [[80, 100, 100], [204, 255, 255]]
+    """
+    levels = np.arange(256.0)
+    lut = np.stack([np.round(levels * blue), levels, levels], axis=1)
+    return ToneCurve(np.clip(lut, 0, 255).astype(np.uint8))
+
+
+#: A night light's blue: the rounds start there too. From a start that moves every channel
+#: alike, the cells of a board of few colours (sgt-mines' fresh 18 px board) were nearest to
+#: bevel variants a pixel off, and the rounds settled on a flattened curve that read none.
+WARM_BLUE = 0.8
+#: Every start, in turn (see :data:`STARTS`).
+START_CURVES = tuple(shifted(offset) for offset in STARTS) + (warm(WARM_BLUE),)
+
+
 def fit_tone(
     samples: np.ndarray,
     templates: np.ndarray,
