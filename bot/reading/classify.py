@@ -429,17 +429,23 @@ def _toned_bank(bank: TemplateBank, curve: ToneCurve, state: ReaderState) -> Tem
 
 
 def learn_tone(
-    frame_bgr: np.ndarray, grid: Grid, skin: Skin, step: int | None = None
+    frame_bgr: np.ndarray,
+    grid: Grid,
+    skin: Skin,
+    step: int | None = None,
+    fit_with: Skin | None = None,
 ) -> ToneCurve | None:
     """The tone curve (:func:`~bot.reading.tone.fit_tone`, from each start as the reader
-    tries them) through which every cell of ``grid`` reads clearly, learnt even where they
-    read clearly as drawn; None where no curve does."""
+    tries them) through which every cell of ``grid`` reads clearly as ``skin``'s, learnt even
+    where they read clearly as drawn, from ``fit_with``'s images (default: ``skin``'s; the
+    same pitch); None where no curve does."""
     state = ReaderState()
     sx, sy = cell_scale(grid, skin)
     step = sample_step(skin) if step is None else step
     bank = template_bank(skin, sx, sy, step)
+    fitted = bank if fit_with is None else template_bank(fit_with, sx, sy, step)
     samples = sample_cells(frame_bgr, grid, skin, step=step, state=state)
-    for fit in tone_fit_banks(bank):
+    for fit in tone_fit_banks(fitted):
         assign = _assigner(samples, fit, skin, state)
         for start in START_CURVES:
             curve = fit_tone(samples, fit.u8, fit.mask, assign, skin.tolerance, start)

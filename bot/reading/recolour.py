@@ -131,7 +131,7 @@ def learn_curve(frame: np.ndarray, grid: Grid, skin: Skin, rough: ToneCurve) -> 
     need no curve: ``rough``, which put the skin's key colours where the screen shows them,
     is kept. The cells at the grid's edge, where the rough shift may have taken in what is not
     a cell, are left out when the whole grid gives no curve."""
-    from bot.reading.classify import classify_cells
+    from bot.reading.classify import classify_cells, learn_tone
 
     grids = [grid]
     if grid.cols >= 4 and grid.rows >= 4:
@@ -139,13 +139,19 @@ def learn_curve(frame: np.ndarray, grid: Grid, skin: Skin, rough: ToneCurve) -> 
     # The most detailed block holds the colours a curve is learnt from (a whole board's every
     # cell, read again through each curve tried, costs seconds); the whole grid's and the
     # inner one's are one block where the most detail lies away from the edge: read once.
-    # Each class's first image only: a variant drawn for one cell at a time (GNOME Mines'
-    # covered cell under the pointer, lighter) fits a fresh board's cells as well as the image
-    # itself does through another curve, one the board is not found through.
     firsts = _first_images(skin)
     for part in dict.fromkeys(detailed_block(frame, g, CURVE_BLOCK) for g in grids):
+        if classify_cells(frame, part, skin).clear(skin).all():
+            return rough
+        # Then fitted to each class's first image only (the cells still read against every
+        # image): a variant drawn for one cell at a time (GNOME Mines' covered cell under the
+        # pointer, lighter) fits a fresh board's cells as well as the image itself does
+        # through another curve, one the board is not found through.
+        curve = learn_tone(frame, part, skin, fit_with=firsts)
+        if curve is not None:
+            return curve
         state = ReaderState()
-        scores = classify_cells(frame, part, firsts, state=state, adapt_tone=True)
+        scores = classify_cells(frame, part, skin, state=state, adapt_tone=True)
         curve = state.tones.get(skin.name)
         if curve is not None:
             return curve
