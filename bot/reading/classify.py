@@ -26,7 +26,7 @@ show the skin's own colours, through a tone curve (:mod:`bot.reading.tone`).
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING
 
@@ -217,11 +217,8 @@ def _read_through_tones(
     for fit in tone_fit_banks(bank):
         if clear:
             break
-
-        assign = _assigner(samples, fit, skin, state)
-        for start in START_CURVES:
-            curve = fit_tone(samples, fit.u8, fit.mask, assign, skin.tolerance, start)
-            if curve is None or any(np.array_equal(curve.lut, t.lut) for t in tried):
+        for curve in _fitted_curves(samples, fit, skin, state):
+            if any(np.array_equal(curve.lut, t.lut) for t in tried):
                 continue
             tried.append(curve)
             results = tuple(r.copy() for r in read(curve))
@@ -253,7 +250,7 @@ def _read_through_tones(
             clear.append((found_through, results))
     if not clear:
         return best
-    curve, results = clear[0]
+    chosen, results = clear[0]
     classes = bank.chars[results[0]]
     differ = np.zeros(len(classes), bool)
     for _, other in clear[1:]:
@@ -262,8 +259,8 @@ def _read_through_tones(
         margin = results[2].copy()
         margin[differ] = 0.0
         return (results[0], results[1], margin, results[3])
-    if curve is not None:
-        state.tones[skin.name] = curve
+    if chosen is not None:
+        state.tones[skin.name] = chosen
     return results
 
 
@@ -361,6 +358,18 @@ TONE_SURE_RATIO = 0.5
 KEPT_TONED = 8
 
 
+def _fitted_curves(
+    samples: np.ndarray, fit: TemplateBank, skin: Skin, state: ReaderState
+) -> Iterator[ToneCurve]:
+    """The curves :func:`~bot.reading.tone.fit_tone` learns from the cells ``samples`` against
+    the bank ``fit``, from each of :data:`~bot.reading.tone.START_CURVES` in turn."""
+    assign = _assigner(samples, fit, skin, state)
+    for start in START_CURVES:
+        curve = fit_tone(samples, fit.u8, fit.mask, assign, skin.tolerance, start)
+        if curve is not None:
+            yield curve
+
+
 #: Every how many sampled values the tone fit's nearest-template search looks at (4: every
 #: channel in turn; the search only has to be right for cells that are clearly one class).
 NEAREST_STEP = 4
@@ -446,11 +455,7 @@ def learn_tone(
     fitted = bank if fit_with is None else template_bank(fit_with, sx, sy, step)
     samples = sample_cells(frame_bgr, grid, skin, step=step, state=state)
     for fit in tone_fit_banks(fitted):
-        assign = _assigner(samples, fit, skin, state)
-        for start in START_CURVES:
-            curve = fit_tone(samples, fit.u8, fit.mask, assign, skin.tolerance, start)
-            if curve is None:
-                continue
+        for curve in _fitted_curves(samples, fit, skin, state):
             toned = _toned_bank(bank, curve, state)
             _, conf, margin, _ = classify_samples(samples, skin, sx, sy, False, step, state, toned)
             if ((conf >= skin.min_confidence) & (margin >= skin.min_margin)).all():
