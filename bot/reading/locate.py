@@ -105,14 +105,17 @@ def _other_game(frame: np.ndarray, located: Located, skins: Sequence[Skin]) -> s
     )
 
 
-def _reads(frame: np.ndarray, located: Located) -> bool:
+def _reads(frame: np.ndarray, located: Located, shown: bool = False) -> bool:
     """Whether every cell of the board found reads clearly as the reader reads it (through
-    the frame's tone curve, or with its noise allowed for), as a board a game can show."""
+    the frame's tone curve, or with its noise allowed for); with ``shown``, also as a board a
+    game can show (:func:`~bot.reading.whole.shown_nowhere`: a part of a board, cut, may
+    not be)."""
     from bot.reading.classify import classify_cells
 
     skin = located.skin
     scores = classify_cells(frame, located.grid, skin, adapt_tone=True)
-    return bool(scores.clear(skin).all()) and shown_nowhere(scores.chars) is None
+    clear = bool(scores.clear(skin).all())
+    return clear and (not shown or shown_nowhere(scores.chars) is None)
 
 
 def _as_drawn(frame: np.ndarray, located: Located, skins: Sequence[Skin]) -> Located:
@@ -223,9 +226,11 @@ def _locate_recoloured(
                     found = replace(located, skin=skin, tone=tone)
                     # A curve learnt from seeds a pixel off can take one colour-only class
                     # for another (GNOME Mines' 0s for covered) and place the board a pixel
-                    # off through it, where only that curve reads the cells: a board that a
-                    # curve of the frame's own reads too is looked for first.
-                    if _reads(frame, found):
+                    # off through it, where only that curve reads the cells; another game's
+                    # flat cells can read as no board a game shows (sgt-mines' fresh board
+                    # brightened, as winmine's 0s): a board that a curve of the frame's own
+                    # reads, as a board shown, is looked for first.
+                    if _reads(frame, found, shown=True):
                         return found
                     fallback = fallback or found
                 # else another game's cells, only like the skin's through the curve, or
