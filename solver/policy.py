@@ -110,20 +110,19 @@ PROGRESS_BONUS = 0.1
 #: Cells more likely to be mines than the safest one by more than this are not considered.
 LOOKAHEAD_MARGIN = 0.15
 #: Two-step look-ahead (:func:`two_step_safety`) for the candidates whose one-step score is
-#: within this of the best; a negative margin turns it off. At 0.02 (close calls only, with at
-#: most 3 of them, once at most a quarter of the cells are covered) it was paired against it
+#: within this of the best (a close call); a negative margin turns it off. Paired against it
 #: off, expert classic corner, 32,000 games (seeds 31, 32, 33): won by it only 88, by the
-#: one-step only 50 (sign test p = 0.0015). At 0.2 nearly every candidate the one-step counted
-#: is decided two moves ahead.
-TWO_STEP_MARGIN = 0.2
+#: one-step only 50 (sign test p = 0.0015), 40.52 -> 40.63 %, CPU per game x1.13 at first;
+#: now below the old one-step's (it reuses the one-step's trials and cuts candidates by a bound).
+TWO_STEP_MARGIN = 0.02
 #: ... at most this many of them, the best first ...
-TWO_STEP_TOP = 8
-#: ... and only while at most this share of the board's cells is covered: from the middle of
-#: the game on. Paired against the close calls of the late game (margin 0.02, top 3, a quarter),
-#: expert classic corner, 80,000 games (seeds 2201, 2401): won by it only 610, by the other
-#: 527 (sign test p = 0.015), CPU per game 0.0295 against 0.0151. Before it, the first guesses
-#: (more than 90 % covered) would cost about twice as much again (0.070 s per game).
-TWO_STEP_SHARE = 0.9
+TWO_STEP_TOP = 3
+#: ... and only while at most this share of the board's cells is covered (late in the game,
+#: where positions count fast: 120 cells on expert). Widened to the middle game (0.9, with
+#: margin 0.2 and top 8) it won about 0.1 points more on expert corner (80,000 paired games,
+#: 610 vs 527, p = 0.015) at twice the CPU per game (0.0295 against 0.0151 s): over the budget
+#: of Hill's CPU per game, so not the default.
+TWO_STEP_SHARE = 0.25
 
 
 def best_guess(
@@ -144,9 +143,9 @@ def best_guess(
     cell maximises the chance to survive this guess and the next one, with a small premium for
     progress: ``(1 - p(c)) * sum_v P(v | c safe) * s(v)``, where ``s(v)`` is
     ``1 + PROGRESS_BONUS`` if the position after ``v`` has a safe cell, else
-    ``1 - min p after v``. Once at most :data:`TWO_STEP_SHARE` of the cells are covered, the
-    candidates within :data:`TWO_STEP_MARGIN` of the best score (at most :data:`TWO_STEP_TOP`)
-    are decided one move deeper (:func:`two_step_safety`).
+    ``1 - min p after v``. A close call (the candidates within :data:`TWO_STEP_MARGIN` of the
+    best score, at most :data:`TWO_STEP_TOP`, once at most :data:`TWO_STEP_SHARE` of the cells
+    are covered) is decided one move deeper (:func:`two_step_safety`).
 
     Candidates: the frontier cells least likely to be mines, and, when cells away from the
     numbers are about as safe, the ones with the fewest covered neighbours (likeliest zeros) and
