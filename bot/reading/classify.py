@@ -52,6 +52,17 @@ from bot.reading.matching import (
 from bot.reading.telling import nearer_margin, telling_margin
 
 
+def reads_clearly(confidence: np.ndarray, margin: np.ndarray, skin: Skin) -> np.ndarray:
+    """Which cells read clearly by ``skin``'s rules: its confidence and margin, each at least.
+
+    >>> from bot.reading.skins import find_skin
+    >>> skin = find_skin("winmine")
+    >>> reads_clearly(np.array([1.0, 1.0, 0.5]), np.array([0.5, 0.0, 0.5]), skin).tolist()
+    [True, False, False]
+    """
+    return (confidence >= skin.min_confidence) & (margin >= skin.min_margin)
+
+
 @dataclass(frozen=True)
 class CellScores:
     """The outcome of classifying a grid: per cell ``[rows, cols]`` arrays."""
@@ -65,7 +76,7 @@ class CellScores:
     def clear(self, skin: Skin) -> np.ndarray:
         """The cells that read clearly by ``skin``'s rules (its confidence and margin); the
         reader refuses a board with any other."""
-        return (self.confidence >= skin.min_confidence) & (self.margin >= skin.min_margin)
+        return reads_clearly(self.confidence, self.margin, skin)
 
 
 def classify_cells(
@@ -129,7 +140,7 @@ def classify_cells(
         )
 
     def unclear(results: tuple[np.ndarray, ...]) -> int:
-        return int(((results[1] < skin.min_confidence) | (results[2] < skin.min_margin)).sum())
+        return int((~reads_clearly(results[1], results[2], skin)).sum())
 
     learnt = state.tones.get(skin.name) if adapt_tone else through
     results = read(learnt)
@@ -186,7 +197,7 @@ def _local_change(frame: LastFrame | None, skin: Skin) -> bool:
     if frame is None or frame.changed is None:
         return False
     conf, margin = frame.results[1], frame.results[2]
-    unclear = (conf < skin.min_confidence) | (margin < skin.min_margin)
+    unclear = ~reads_clearly(conf, margin, skin)
     changed = frame.changed
     return bool(
         changed.sum() <= LOCAL_CHANGE_SHARE * len(changed) and not (unclear & ~changed).any()
@@ -292,7 +303,7 @@ def _measured_lossy(
     beside the board (in the window classified, but drawn unlike any cell) adds none."""
     best, sure = _assign(samples, bank.u8, bank, skin, state, False)
     class_of = np.repeat(np.arange(len(bank.classes)), np.diff(bank.starts))
-    clear = (results[1] >= skin.min_confidence) & (results[2] >= skin.min_margin)
+    clear = reads_clearly(results[1], results[2], skin)
     sure &= clear & (class_of[best] == results[0])
     noisy = noisy_bank(samples, bank, skin, best, sure, own_colour=True)
     if noisy is None:
@@ -314,7 +325,7 @@ def _widened_where_unsure(
     that read surely)."""
     win, conf, margin, distance = widened
     widened = (win, conf, _noisy_margin(samples, bank, skin, win, conf, margin), distance)
-    doubtful = (results[1] < skin.min_confidence) | (results[2] < skin.min_margin)
+    doubtful = ~reads_clearly(results[1], results[2], skin)
     take = doubtful | ((win == results[0]) & (conf > results[1]))
     return tuple(np.where(take, w, r) for w, r in zip(widened, results, strict=True))
 
@@ -399,7 +410,7 @@ def _assign(
         seen = replace(bank, u8=toned, f32=np.ascontiguousarray(f32.T), sq=(f32 * f32).sum(axis=1))
         win, conf, margin, _ = score_cells(cells, seen, state)
         class_of = np.repeat(np.arange(len(bank.classes)), np.diff(bank.starts))
-        clear = (conf >= skin.min_confidence) & (margin >= skin.min_margin)
+        clear = reads_clearly(conf, margin, skin)
         sure = clear & (class_of[best] == win)
     return best, sure
 
@@ -458,7 +469,7 @@ def learn_tone(
         for curve in _fitted_curves(samples, fit, skin, state):
             toned = _toned_bank(bank, curve, state)
             _, conf, margin, _ = classify_samples(samples, skin, sx, sy, False, step, state, toned)
-            if ((conf >= skin.min_confidence) & (margin >= skin.min_margin)).all():
+            if reads_clearly(conf, margin, skin).all():
                 return curve
     return None
 

@@ -21,6 +21,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import replace
+from functools import lru_cache
 
 import numpy as np
 
@@ -160,8 +161,11 @@ def learn_curve(frame: np.ndarray, grid: Grid, skin: Skin, rough: ToneCurve) -> 
     return None
 
 
+@lru_cache(maxsize=16)
 def _first_images(skin: Skin) -> Skin:
-    """``skin`` with each class's first image alone, at its own size and at each size drawn."""
+    """``skin`` with each class's first image alone, at its own size and at each size drawn;
+    memoised, so that the template banks memoised per skin find it again by identity (comparing
+    skins compares all their images: sgt-mines has a thousand)."""
 
     def firsts(variants: tuple[tuple[str, np.ndarray], ...]) -> tuple[tuple[str, np.ndarray], ...]:
         first: dict[str, np.ndarray] = {}
