@@ -20,11 +20,11 @@ from bot.reading.anchors import line_offsets
 from bot.reading.banks import sample_step
 from bot.reading.classify import CellScores, as_screen_shows, classify_cells
 from bot.reading.grid import Grid
-from bot.reading.lines import middle_half, steady_moves, unlike_sides_off
+from bot.reading.lines import margin_depths, middle_half, steady_moves, unlike_sides_off
 from bot.reading.matching import cell_scale
 from bot.reading.skins import Skin
 from bot.reading.state import ToneCurve
-from bot.reading.whole import board_problem, side_problem
+from bot.reading.whole import board_problem, side_problem, whole_within
 
 if TYPE_CHECKING:
     from bot.reading.repeat import Unscaled
@@ -199,6 +199,11 @@ def board_extent(
         strict = classify_cells(frame, lattice.grid(*window), skin, step) if noisy else scores
         strict = as_screen_shows(frame, lattice.grid(*window), skin, strict, middle_half(box), step)
         sides = unlike_sides_off(strict.classes, strict.distance, box, scores.clear(skin))
+        if noisy:  # a lossy look grows over a won board's flat margin: peel to its frame
+            depths = margin_depths(strict.classes, scores.clear(skin), sides)
+            wx, wy = window[:2]
+            grid_of = lambda b: lattice.grid(wx + b[0], wy + b[1], wx + b[2], wy + b[3])  # noqa: E731
+            sides = whole_within(frame, grid_of, sides, depths) or sides
         grown = (window, scores, sides)
     (wx0, wy0, _, _), scores, (bx0, by0, bx1, by1) = grown
     if (bx1 - bx0 + 1) * (by1 - by0 + 1) < 4:

@@ -165,6 +165,17 @@ def unlike_sides_off(
             if (inner_classes == c).sum() >= UNLIKE_SAMPLES
         }
         overall = float(np.median(inner_distance))
+        # A class seldom seen in the middle half may be common nearer the sides (a board's
+        # covered cells left in its last rows): its cells inside the outer lines say what it
+        # is like, by the few that read closest (a margin several lines deep reads as that
+        # class too, all of it far).
+        rest = (slice(y0 + 1, y1), slice(x0 + 1, x1))
+        rest_classes, rest_distance = classes[rest], distance[rest]
+        seldom = {
+            int(c): float(np.sort(rest_distance[rest_classes == c])[UNLIKE_SAMPLES - 1])
+            for c in np.unique(rest_classes)
+            if int(c) not in typical and (rest_classes == c).sum() >= UNLIKE_SAMPLES
+        }
         cuts: dict[str, tuple[int | slice, int | slice]] = {
             "left": (slice(y0, y1 + 1), x0),
             "right": (slice(y0, y1 + 1), x1),
@@ -174,7 +185,7 @@ def unlike_sides_off(
         unlike = [
             side
             for side, cut in cuts.items()
-            if _unlike(classes[cut], distance[cut], unclear[cut], typical, overall)
+            if _unlike(classes[cut], distance[cut], unclear[cut], typical, overall, seldom)
         ]
         if not unlike:
             break
@@ -185,12 +196,58 @@ def unlike_sides_off(
     return x0, y0, x1, y1
 
 
+#: Most outer lines of one class a board found in a lossy picture may have grown over on a
+#: side (:func:`margin_depths`): a window's margin three cells deep below a won board.
+MARGIN_DEPTH = 3
+
+
+def margin_depths(
+    classes: np.ndarray, clear: np.ndarray, box: tuple[int, int, int, int]
+) -> tuple[int, int, int, int]:
+    """How many outer lines on each side of ``box`` (x0, y0, x1, y1, inclusive; left, top,
+    right, bottom; at most :data:`MARGIN_DEPTH`) could be a margin the board was grown over:
+    every cell that reads clearly there is of one class the middle half holds fewer than
+    :data:`UNLIKE_SAMPLES` of. A won board's flat margin reads as covered cells, of which it
+    has none, about as far from their image as its numbers under JPEG's ringing.
+
+    >>> classes = np.zeros((6, 6), int); classes[0] = 9; classes[:, 5] = 9
+    >>> margin_depths(classes, np.ones((6, 6), bool), (0, 0, 5, 5))
+    (0, 1, 1, 0)
+    """
+    x0, y0, x1, y1 = box
+    ix0, iy0, ix1, iy1 = middle_half(box)
+    inner = classes[iy0 : iy1 + 1, ix0 : ix1 + 1]
+    seen = {int(c) for c in np.unique(inner) if (inner == c).sum() >= UNLIKE_SAMPLES}
+
+    def margin(line: np.ndarray, known: np.ndarray) -> bool:
+        kinds = {int(c) for c in line[known]}
+        return len(kinds) <= 1 and not kinds & seen
+
+    depths = []
+    for side in ("left", "top", "right", "bottom"):
+        depth = 0
+        span = x1 - x0 if side in ("left", "right") else y1 - y0
+        while depth < min(MARGIN_DEPTH, span // 2):
+            if side in ("left", "right"):
+                x = x0 + depth if side == "left" else x1 - depth
+                cut: tuple[int | slice, int | slice] = (slice(y0, y1 + 1), x)
+            else:
+                y = y0 + depth if side == "top" else y1 - depth
+                cut = (y, slice(x0, x1 + 1))
+            if not margin(classes[cut], clear[cut]):
+                break
+            depth += 1
+        depths.append(depth)
+    return depths[0], depths[1], depths[2], depths[3]
+
+
 def _unlike(
     classes: np.ndarray,
     distance: np.ndarray,
     unclear: np.ndarray,
     typical: dict[int, float],
     overall: float,
+    seldom: dict[int, float] | None = None,
 ) -> bool:
     """Whether every cell of a line that reads clearly is :data:`UNLIKE_FACTOR` times and
     :data:`UNLIKE_GAP` levels farther from its image than ``typical`` (its class's median
@@ -199,10 +256,13 @@ def _unlike(
     known = ~unclear
     if not known.any():
         return True  # read as no cell at all
-    limits = [
-        max(UNLIKE_FACTOR * typical[int(c)], typical[int(c)] + UNLIKE_GAP)
-        if int(c) in typical
-        else max(UNLIKE_ANY_FACTOR * overall, overall + UNLIKE_ANY_GAP)
-        for c in classes[known]
-    ]
+    seldom = seldom or {}
+
+    def limit(c: int) -> float:
+        if c in typical:
+            return max(UNLIKE_FACTOR * typical[c], typical[c] + UNLIKE_GAP)
+        near = min(overall, seldom.get(c, overall))
+        return max(UNLIKE_ANY_FACTOR * near, near + UNLIKE_ANY_GAP)
+
+    limits = [limit(int(c)) for c in classes[known]]
     return all(d > limit for d, limit in zip(distance[known], limits, strict=True))

@@ -41,7 +41,9 @@ the board runs off the right edge of the picture (3 px of picture beyond its rig
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
+from itertools import product
 
 import numpy as np
 
@@ -235,6 +237,44 @@ def board_problem(frame: np.ndarray, grid: Grid) -> str | None:
     if any(strip.thin for strip in strips.values()):
         return None  # a frame of a few pixels (xbomb's) is too thin to compare round corners
     return _corner_problem(strips, grid)
+
+
+def whole_within(
+    frame: np.ndarray,
+    grid_of: Callable[[tuple[int, int, int, int]], Grid],
+    box: tuple[int, int, int, int],
+    depths: tuple[int, int, int, int],
+) -> tuple[int, int, int, int] | None:
+    """The smallest of ``box`` (x0, y0, x1, y1, inclusive cells; ``grid_of`` makes a box a
+    grid) less up to ``depths`` outer lines on each side (left, top, right, bottom) that is a
+    whole board (:func:`board_problem`), or None: a board grown over a margin that reads like cells
+    ends where a frame shows beyond it.
+
+    >>> tile = np.full((20, 20, 3), 200, np.uint8); tile[:2] = 255; tile[:, :2] = 255
+    >>> window = np.full((240, 300, 3), 120, np.uint8)
+    >>> window[40:200, 30:270] = np.tile(tile, (8, 12, 1))
+    >>> def grid_of(b):
+    ...     return Grid(30 + 20 * b[0], 40 + 20 * b[1], 20, 20, b[2] - b[0] + 1, b[3] - b[1] + 1)
+    >>> whole_within(window, grid_of, (0, 0, 12, 7), (0, 0, 1, 0))
+    (0, 0, 11, 7)
+    >>> whole_within(window, grid_of, (1, 0, 11, 7), (1, 0, 0, 0)) is None  # cells beyond
+    True
+    """
+    if not any(depths):
+        return None
+    x0, y0, x1, y1 = box
+    boxes = [
+        (x0 + left, y0 + top, x1 - right, y1 - bottom)
+        for left, top, right, bottom in product(*(range(d + 1) for d in depths))
+    ]
+    # Innermost first: a margin read as cells on two sides, flat beyond, passes for a frame
+    # as well as the frame does (a board ends at the first frame met going outwards).
+    boxes.sort(key=lambda b: (b[2] - b[0] + 1) * (b[3] - b[1] + 1))
+    for peeled in boxes:
+        wide = min(peeled[2] - peeled[0], peeled[3] - peeled[1]) >= 1
+        if wide and board_problem(frame, grid_of(peeled)) is None:
+            return peeled
+    return None
 
 
 def _has_edge(frame: np.ndarray, grid: Grid, strip: _Strip) -> bool:
