@@ -179,3 +179,22 @@ def test_a_darkened_board_the_widened_look_takes_for_another_game_is_read_as_its
     assert read_frame(frame, located, ReaderState()).board == read_board(
         str(FIXTURES / f"{name}.txt")
     )
+
+
+#: Boards a lossy look grew over: a won board's flat window margin, read as a line of covered
+#: cells about as far from its image as the numbers under JPEG's ringing (t18, t32), and a
+#: row of the window's margin beside a board whose few covered cells sit near its sides (t48).
+GROWN_OVER = [
+    "sgt-mines-sizes/t18-intermediate-won",
+    "sgt-mines-sizes/t32-intermediate-won",
+    "sgt-mines-sizes/t48-beginner-mid",
+]
+
+
+@pytest.mark.parametrize("name", GROWN_OVER)
+def test_a_jpeg_board_is_found_whole_not_with_its_margin(name):
+    frame = MILD["jpeg85"](cv2.imread(str(FIXTURES / f"{name}.png")))
+    located = locate_board(frame)
+    truth = read_board(str(FIXTURES / f"{name}.txt"))
+    assert (located.grid.cols, located.grid.rows) == (truth.width, truth.height)
+    assert read_frame(frame, located, ReaderState()).board == truth
