@@ -106,7 +106,7 @@ def test_the_case_table_is_the_issue_s():
         for i in ("nearest", "bilinear")
     }
     photometric = {"brightness+20", "brightness-20", "contrast-0.85", "contrast-1.15"}
-    photometric |= {"gamma-0.8", "gamma-1.25", "night-light", "jpeg-85", "jpeg-95"}
+    photometric |= {"gamma-0.8", "gamma-1.25", "night-light", "jpeg-75", "jpeg-85", "jpeg-95"}
     desktops = {"desktop-flat", "desktop-gradient", "desktop-busy", "desktop-board-colour"}
     assert mild == {"clean"} | scalings | photometric | desktops
     refuse = {c.name for c in rb.CASES if c.need == rb.REFUSE}

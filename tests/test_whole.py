@@ -222,3 +222,29 @@ def test_a_jpeg_board_is_found_whole_past_its_smeared_numbers(quality, skins):
     located = locate_board(frame, skins)
     assert located.grid.bounds == pytest.approx(locate_board(clean, skins).grid.bounds, abs=1)
     assert read_frame(frame, located).board == read_board(str(png.with_suffix(".txt")))
+
+
+#: GNOME Mines' window at 1200x1000: cells of 113 px, its margin above and below the board
+#: (22 px, then the title bar or the window's edge) narrower than the third of a cell a side's
+#: strip looks at.
+BIG_CELLS = FIXTURES / "gnome-mines-sizes" / "w1200x1000-small-fresh"
+
+
+def test_a_board_cut_with_little_picture_below_is_refused(skins):
+    frame = cv2.imread(f"{BIG_CELLS}.png")
+    grid = locate_board(frame, skins).grid
+    # Cut through the second column, and 10 px below the board: too little to see a frame
+    # there, but the other corners still show the cut.
+    cut = frame[: round(grid.bounds[3]) + 10, round(grid.col_left(1) + 0.5 * grid.pitch_x) :]
+    with pytest.raises(BoardCutError, match="covers the board's left side"):
+        locate_board(np.ascontiguousarray(cut), skins)
+
+
+def test_big_cells_in_a_window_on_a_desktop_read_exactly(skins):
+    frame = cv2.imread(f"{BIG_CELLS}.png")
+    desktop = np.zeros((frame.shape[0] + 200, frame.shape[1] + 300, 3), np.uint8)
+    desktop[:] = (120, 80, 40)
+    desktop[120 : 120 + frame.shape[0], 150 : 150 + frame.shape[1]] = frame
+    located = locate_board(desktop, skins)
+    board = read_frame(desktop, located).board
+    assert board == read_board(f"{BIG_CELLS}.txt")

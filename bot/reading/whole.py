@@ -16,8 +16,10 @@ off):
    goes on beyond its right side" (cells that do not read, or a translucent window over them).
 3. **One frame.** The frame runs round the board: at each corner, the outer half of one
    side's strip has the colour of the outer half of the other's (bevels differ from side to
-   side only in their inner pixels). A window or a paste over one side breaks that at both
-   of its corners ("something covers the board's right side").
+   side only in their inner pixels), or the strips' first pixels match (a frame narrower than
+   the strip). A window or a paste over one side breaks that at both of its corners
+   ("something covers the board's right side"). A strip the picture leaves too thin to
+   compare (a frame of a few pixels) is left out; the other corners are still judged.
 
 Skin-agnostic: it looks only at the picture and the grid, so the skin-specific locator and
 the tune lattice finder refuse the same fragments with the same words.
@@ -180,14 +182,22 @@ def _lines_along(grid: Grid, side: str) -> np.ndarray:
     return np.array([round(grid.col_left(k)) - x0 for k in range(1, grid.cols)], int)
 
 
-def _outer_colours(strip: _Strip, pitch_along: float) -> tuple[np.ndarray, np.ndarray]:
-    """Mean colour of the strip's outer half near its start and near its end (a third of a
-    cell along the side each): where it meets the neighbouring sides' strips."""
+def _end_colours(strip: _Strip, pitch_along: float) -> list[tuple[np.ndarray, np.ndarray]]:
+    """Mean colour of the strip's outer half, its inner half and its first pixels, near its
+    start and near its end (a third of a cell along the side each): where it meets the
+    neighbouring sides' strips. The outer half passes over bevels, which differ from side to
+    side in their inner pixels; the first pixels stay on a frame narrower than the strip
+    (GNOME Mines' window margin beside cells of 113 px, a title bar or the desktop beyond)."""
     depth = strip.pixels.shape[0]
-    # A thin frame is compared whole (its outer half may be the window's border line).
-    outer = strip.pixels[depth - max(1, depth // 2) :]
+    half = max(1, depth // 2)
     reach = max(2, int(round(pitch_along / 3)))
-    return outer[:, :reach].mean(axis=(0, 1)), outer[:, -reach:].mean(axis=(0, 1))
+    bands = [strip.pixels[depth - half :], strip.pixels[: depth - half] if depth > half else None]
+    bands.append(strip.pixels[:MIN_STRIP])  # the frame's first pixels, narrower still
+    return [
+        (band[:, :reach].mean(axis=(0, 1)), band[:, -reach:].mean(axis=(0, 1)))
+        for band in bands
+        if band is not None
+    ]
 
 
 def side_problem(frame: np.ndarray, grid: Grid, side: str) -> str | None:
@@ -234,8 +244,6 @@ def board_problem(frame: np.ndarray, grid: Grid) -> str | None:
             f"{4 - len(edged)} sides the picture beyond looks like the cells beside it (part "
             "of a bigger lattice, or of larger cells)"
         )
-    if any(strip.thin for strip in strips.values()):
-        return None  # a frame of a few pixels (xbomb's) is too thin to compare round corners
     return _corner_problem(strips, grid)
 
 
@@ -304,17 +312,25 @@ def _corner_problem(strips: dict[str, _Strip], grid: Grid) -> str | None:
     ends = {}
     for side, strip in strips.items():
         along = grid.pitch_y if side in ("left", "right") else grid.pitch_x
-        ends[side] = _outer_colours(strip, along)
+        ends[side] = _end_colours(strip, along)
     # Strips run left to right (top, bottom) and top to bottom (left, right): the start of
     # the left strip meets the start of the top one, and so on.
     corners = {
-        ("left", "top"): (ends["left"][0], ends["top"][0]),
-        ("top", "right"): (ends["top"][1], ends["right"][0]),
-        ("right", "bottom"): (ends["right"][1], ends["bottom"][1]),
-        ("bottom", "left"): (ends["bottom"][0], ends["left"][1]),
+        ("left", "top"): (0, 0),
+        ("top", "right"): (1, 0),
+        ("right", "bottom"): (1, 1),
+        ("bottom", "left"): (0, 1),
     }
-    broken = {pair for pair, (a, b) in corners.items()
-              if np.abs(a - b).max() > CORNER_TOLERANCE}  # fmt: skip
+    # A frame of a few pixels (xbomb's), or a picture ending a few pixels beyond a side,
+    # leaves a strip too thin to compare: its corners are not judged, the others are. A
+    # corner is whole where the frame meets itself in either half of the strips.
+    broken = {
+        (a, b)
+        for (a, b), (ea, eb) in corners.items()
+        if not strips[a].thin and not strips[b].thin
+        and all(np.abs(ca[ea] - cb[eb]).max() > CORNER_TOLERANCE
+                for ca, cb in zip(ends[a], ends[b], strict=False))
+    }  # fmt: skip
     if not broken:
         return None
     # Blame a side both of whose corners are broken; else the one of a broken corner whose
