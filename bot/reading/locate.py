@@ -38,6 +38,7 @@ from bot.reading.recolour import (
     aligned_seeds,
     learn_curve,
     looks_recoloured,
+    loosely_shown_nowhere,
     nearer_recoloured,
     rough_curves,
     seed_grids,
@@ -149,7 +150,12 @@ def _locate_any(frame: np.ndarray, skins: Sequence[Skin]) -> Located:
     first: BoardNotFoundError | None = None
     if not recoloured_first:
         try:
-            return _as_drawn(frame, _choose(look, boards, skins, whole=whole), skins)
+            chosen = _choose(look, boards, skins, whole=whole)
+            # Cells that fit loosely and make no board a game shows: perhaps the skin's
+            # board in other colours (before another game's is thought of).
+            if loosely_shown_nowhere(frame, chosen.grid, chosen.skin):
+                chosen = _locate_recoloured(frame, skins, lattice) or chosen
+            return _as_drawn(frame, chosen, skins)
         except TwoBoardsError:
             raise
         except BoardNotFoundError as refused:

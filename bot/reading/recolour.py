@@ -380,3 +380,20 @@ def nearer_recoloured(
         if theirs is not None and theirs * NEARER_FACTOR < own:
             return other
     return None
+
+
+def loosely_shown_nowhere(frame: np.ndarray, grid: Grid, skin: Skin) -> bool:
+    """Whether the cells of ``grid``, read as drawn, fit ``skin`` loosely (mean distance over
+    half its tolerance) and make no board a game shows (:func:`~bot.reading.whole.shown_nowhere`):
+    perhaps the skin's board in other colours. sgt-mines' covered tiles and its 0s differ at
+    18 px only in their edge lines and by 12 levels inside: at contrast 0.85 a fresh board's
+    covered cells read as 0s within the tolerance. A skin whose game draws its cells anew at
+    each size is not asked (as in :func:`nearer_recoloured`)."""
+    from bot.reading.classify import classify_cells
+    from bot.reading.whole import shown_nowhere
+
+    if skin.scales_with_window:
+        return False
+    drawn = classify_cells(frame, grid, skin)
+    loose = float(drawn.distance.mean()) > skin.tolerance / 2
+    return loose and shown_nowhere(drawn.chars) is not None
