@@ -23,7 +23,7 @@ import itertools
 import random
 from collections.abc import Sequence
 
-from solver import endgame, frontier, pgms
+from solver import endgame, frontier, pgms, twostep
 from solver.board import Board
 from solver.constraints import covered_neighbours
 from solver.countmemo import CountMemo
@@ -109,7 +109,7 @@ LOOKAHEAD_TOUCHING = 4
 PROGRESS_BONUS = 0.1
 #: Cells more likely to be mines than the safest one by more than this are not considered.
 LOOKAHEAD_MARGIN = 0.15
-#: Two-step look-ahead (:func:`two_step_safety`) for the candidates whose one-step score is
+#: Two-step look-ahead (:func:`solver.twostep.two_step_safety`) for the candidates whose one-step score is
 #: within this of the best (a close call); a negative margin turns it off. Paired against it
 #: off, expert classic corner, 32,000 games (seeds 31, 32, 33): won by it only 88, by the
 #: one-step only 50 (sign test p = 0.0015), 40.52 -> 40.63 %, CPU per game x1.13 at first;
@@ -145,7 +145,7 @@ def best_guess(
     ``1 + PROGRESS_BONUS`` if the position after ``v`` has a safe cell, else
     ``1 - min p after v``. A close call (the candidates within :data:`TWO_STEP_MARGIN` of the
     best score, at most :data:`TWO_STEP_TOP`, once at most :data:`TWO_STEP_SHARE` of the cells
-    are covered) is decided one move deeper (:func:`two_step_safety`).
+    are covered) is decided one move deeper (:func:`solver.twostep.two_step_safety`).
 
     Candidates: the frontier cells least likely to be mines, and, when cells away from the
     numbers are about as safe, the ones with the fewest covered neighbours (likeliest zeros) and
@@ -175,7 +175,7 @@ def best_guess(
                 floor = max(scores.values(), default=-1.0) - 2 * TIE
                 alive = 1.0 - probability[j]
                 at_least = floor / alive if floor > 0 and alive > 0 else None
-                safety = two_step_safety(
+                safety = twostep.two_step_safety(
                     cells, width, height, mines, j, outlook, ahead, at_least, memo
                 )
                 scores[j] = alive * safety
@@ -222,15 +222,36 @@ def _one_step_scores(
     found: a cut cell could not have been chosen. ``ahead``, the position's trial reveals
     (:func:`_lookahead`), recounts only the components the candidate touches.
     """
+    return _scores_until(cells, width, height, mines, candidates, outlook, ahead)[0]
+
+
+def _scores_until(
+    cells: list[str],
+    width: int,
+    height: int,
+    mines: int,
+    candidates: list[int],
+    outlook: frontier.Outlook,
+    ahead: Lookahead | None,
+    enough: float | None = None,
+) -> tuple[dict[int, float], float | None]:
+    """:func:`_one_step_scores`, and None; with ``enough``, cut short once the best score is
+    sure to stay below it: the scores so far and an upper bound of the best (below ``enough``).
+    """
     probability = outlook.probability
     scores: dict[int, float] = {}
     for j in sorted(candidates, key=lambda j: probability[j]):
         bound = (1.0 - probability[j]) * (1.0 + PROGRESS_BONUS) + _SLACK
         if scores and bound < max(scores.values()) - 2 * TIE:
             break
+        if enough is not None:
+            # The candidates left score at most this one's bound.
+            ceiling = max(bound, max(scores.values(), default=bound))
+            if ceiling < enough:
+                return scores, ceiling
         safety = next_move_safety(cells, width, height, mines, j, outlook, ahead)
         scores[j] = (1.0 - probability[j]) * safety
-    return scores
+    return scores, None
 
 
 def _reveal(
@@ -334,92 +355,6 @@ def _trial(ahead: Lookahead | None, j: int, v: int) -> Trial | None:
         return ahead.reveal(j, v)
     except NotExact:
         return None
-
-
-def two_step_safety(
-    cells: list[str],
-    width: int,
-    height: int,
-    mines: int,
-    j: int,
-    outlook: frontier.Outlook,
-    ahead: Lookahead | None = None,
-    at_least: float | None = None,
-    memo: CountMemo | None = None,
-) -> float:
-    """:func:`next_move_safety` one move deeper: the value of the position after ``j``.
-
-    For each number ``v`` that ``j`` may show (weighted by its count of layouts, given ``j`` is
-    safe), ``1 + PROGRESS_BONUS`` if the position after ``v`` has a safe cell, else that
-    position's best one-step score ``max_c (1 - p(c)) * next_move_safety(c)`` (over its
-    :func:`lookahead_candidates`): the chance to survive the next guess and the one after it,
-    where :func:`next_move_safety` counts only the next. ``ahead`` (the position's trial
-    reveals, :func:`_lookahead`) settles the numbers that leave a safe cell or none at all
-    without analysing the board after them.
-
-    With ``at_least``, the answer may be cut short: once the value is sure to fall below
-    ``at_least``, an upper bound of it (itself below ``at_least``) is returned instead. A number
-    whose position has no safe cell is worth at most ``(1 - lowest p) * (1 + PROGRESS_BONUS)``
-    there, so the bound costs no look-ahead; the costliest numbers are counted last.
-    """
-    trial, numbers = _reveal(cells, width, height, j, outlook)
-    values: dict[int, tuple[int, float]] = {}  # number -> (layouts, value), exact
-    pending: list[tuple[float, int, int, list[str], frontier.Outlook, frontier.Counted | None]] = []
-    for v in numbers:
-        known = _trial(ahead, j, v)
-        if known is not None and (known.solutions == 0 or known.has_safe):
-            if known.solutions:
-                values[v] = (known.solutions, 1.0 + PROGRESS_BONUS)
-            continue
-        trial[j] = str(v)
-        try:
-            after, counted = frontier.survey(trial, width, height, mines, memo=memo)
-        except ContradictionError:
-            continue
-        if after.solutions == 0:
-            continue
-        if after.safe:
-            values[v] = (after.solutions, 1.0 + PROGRESS_BONUS)
-            continue
-        choices = [p for p in after.probability.values() if p < 1.0]
-        if not choices:
-            values[v] = (after.solutions, 1.0)  # nothing covered left but mines: won
-            continue
-        bound = (1.0 - min(choices)) * (1.0 + PROGRESS_BONUS) + _SLACK
-        pending.append((after.solutions * bound, v, after.solutions, list(trial), after, counted))
-    total = sum(n for n, _s in values.values()) + sum(item[2] for item in pending)
-    if not total:
-        return 0.0
-    # Heaviest first: counting them narrows the bound the most.
-    pending.sort(key=lambda item: -item[0])
-    known_mass = sum(n * s for n, s in values.values())
-    open_mass = sum(item[0] for item in pending)
-    for mass, v, solutions, board, after, counted in pending:
-        if at_least is not None and (known_mass + open_mass) / total < at_least:
-            return (known_mass + open_mass) / total
-        value = _one_step_value(board, width, height, mines, after, counted, memo)
-        values[v] = (solutions, value)
-        known_mass += solutions * value
-        open_mass -= mass
-    # In the order of the numbers, as one sum: the value does not depend on the cut.
-    return _weighted_mean([values[v] for v in sorted(values)])
-
-
-def _one_step_value(
-    cells: list[str],
-    width: int,
-    height: int,
-    mines: int,
-    outlook: frontier.Outlook,
-    counted: frontier.Counted | None,
-    memo: CountMemo | None = None,
-) -> float:
-    """The best one-step score of a position: ``max_c (1 - p(c)) * next_move_safety(c)``."""
-    # A fixed generator: the candidates' order must not draw on the game's own.
-    candidates = lookahead_candidates(cells, width, height, outlook, random.Random(0))
-    ahead = _lookahead(cells, width, height, outlook, counted, memo)
-    scores = _one_step_scores(cells, width, height, mines, candidates, outlook, ahead)
-    return max(scores.values(), default=0.0)
 
 
 def endgame_guess(
