@@ -31,6 +31,7 @@ from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from math import comb
+from operator import mul
 
 from solver.board import MINE_CHARS, Position, neighbour_table
 from solver.constraints import Component, Constraint, Constraints, Group
@@ -211,7 +212,7 @@ class Lookahead:
                 members = [k for k in self._group_cells[g] if k != j]
                 add([k for k in members if k not in near], key, False)
                 add([k for k in members if k in near], key, True)
-        add([k for k in self._outside if k in near], (), True)
+        add(sorted(k for k in around if k in self._outside_set), (), True)
         alive = {c for group in groups for c in group.constraints}
         count = None
         if groups:
@@ -228,7 +229,7 @@ class Lookahead:
             comp = Component(tuple(range(len(groups))), tuple(sorted(alive)))
             # The sub-problem's layouts are those of the touched components with j safe, times
             # any filling of the cells next to j that touch no number.
-            free = sum(k in near for k in self._outside)
+            free = sum(k in self._outside_set for k in around)
             layouts = 1 << free
             for i in touched:
                 layouts *= self._known[i].layouts
@@ -261,7 +262,11 @@ class Lookahead:
         totals = [part.total for part in rest]
         prefix, suffix = running_products(totals)
         rest_all = prefix[-1]
-        outside = tuple(k for k in self._outside if k != j and k not in near)
+        left_out = list(self._outside)  # less j and its neighbours, in board order
+        for k in [j, *around]:
+            if k in self._outside_set:
+                left_out.remove(k)
+        outside = tuple(left_out)
         span = 1 if count is None else count.stride  # the longest a slice may be
         n_out, left = len(outside), cons.mines_left
         ways = [
@@ -280,9 +285,7 @@ class Lookahead:
             rest_all=rest_all,
             rest_except=[poly_mul(prefix[i], suffix[i + 1]) for i in range(len(totals))],
             ways=ways,
-            head_weight=[
-                sum(o * ways[m + k] for k, o in enumerate(rest_all) if o) for m in range(span)
-            ]
+            head_weight=[sum(map(mul, rest_all, ways[m : m + len(rest_all)])) for m in range(span)]
             if count is not None
             else [],
         )
@@ -302,16 +305,10 @@ class Lookahead:
             masses = []
             for part, others in zip(prep.rest, prep.rest_except, strict=True):
                 n = len(part.total)
-                w = [
-                    sum(o * ways[x + b] for b, o in enumerate(others) if o)
-                    for x in range(n + span - 1)
-                ]
+                w = [sum(map(mul, others, ways[x:])) for x in range(n + span - 1)]
                 masses.append(
                     [
-                        [
-                            sum(e * w[m + a] for m, e in enumerate(weighted[:n]) if e)
-                            for a in range(span)
-                        ]
+                        [sum(map(mul, weighted[:n], w[a:])) for a in range(span)]
                         for weighted, _cells, _counts in part.groups
                     ]
                 )
@@ -331,7 +328,7 @@ class Lookahead:
         n_out = len(prep.outside)
         everything = prep.rest_all if head is None else poly_mul(head.total, prep.rest_all)
         ways = prep.ways  # at least as long as everything
-        solutions = sum(e * w for e, w in zip(everything, ways, strict=False) if e)
+        solutions = sum(map(mul, everything, ways))
         if solutions == 0:
             return Trial(0)
         has_safe = any(k != j for k in self._forced_safe)
@@ -349,13 +346,13 @@ class Lookahead:
                 weight = prep.head_weight
                 for weighted, cells, counts in head.groups:
                     yield (
-                        sum(e * w for e, w in zip(weighted, weight, strict=False) if e),
+                        sum(map(mul, weighted, weight)),
                         cells,
                         counts,
                     )
             for part, part_masses in zip(prep.rest, masses, strict=True):
                 for (_weighted, cells, counts), q in zip(part.groups, part_masses, strict=True):
-                    yield sum(h * x for h, x in zip(slice_, q, strict=False) if h), cells, counts
+                    yield sum(map(mul, slice_, q)), cells, counts
 
         for mass, cells, counts in groups():
             if mass == 0:

@@ -109,11 +109,12 @@ LOOKAHEAD_TOUCHING = 4
 PROGRESS_BONUS = 0.1
 #: Cells more likely to be mines than the safest one by more than this are not considered.
 LOOKAHEAD_MARGIN = 0.15
-#: Two-step look-ahead (:func:`solver.twostep.two_step_safety`) for the candidates whose one-step score is
-#: within this of the best (a close call); a negative margin turns it off. Paired against it
-#: off, expert classic corner, 32,000 games (seeds 31, 32, 33): won by it only 88, by the
-#: one-step only 50 (sign test p = 0.0015), 40.52 -> 40.63 %, CPU per game x1.13 at first;
-#: now below the old one-step's (it reuses the one-step's trials and cuts candidates by a bound).
+#: Two-step look-ahead (:func:`solver.twostep.two_step_safety`) for the candidates whose
+#: one-step score is within this of the best (a close call); a negative margin turns it off.
+#: Paired against it off, expert classic corner, 32,000 games (seeds 31, 32, 33): won by it only
+#: 88, by the one-step only 50 (sign test p = 0.0015), 40.52 -> 40.63 %, CPU per game x1.13 at
+#: first; now below the old one-step's (it reuses the one-step's trials and cuts candidates by
+#: a bound).
 TWO_STEP_MARGIN = 0.02
 #: ... at most this many of them, the best first ...
 TWO_STEP_TOP = 3
