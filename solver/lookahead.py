@@ -95,6 +95,10 @@ class _Prepared:
     #: weight of the new number's slice, ``m`` -> the layouts of the rest and the outside with it.
     ways: list[int]
     head_weight: list[int]
+    #: The sub-problem itself: its numbers, its groups and which of them are marked.
+    constraints: tuple[Constraint, ...] = ()
+    sub_groups: tuple[Group, ...] = ()
+    marked: frozenset[int] = frozenset()
 
 
 class Lookahead:
@@ -176,6 +180,63 @@ class Lookahead:
                 ],
             )
         return self._combine(j, head, prep, probabilities)
+
+    def seed(self, j: int, number: int) -> None:
+        """Give the memo the count of the component that ``number`` at ``j`` makes, as an
+        analysis of the board after it (the settled mines flagged) finds it: its slice of the
+        sub-problem, counted already. Nothing without a memo, or where that analysis would
+        settle cells by single numbers (its component is then another).
+        """
+        if self._memo is None or j in self._known_mines:
+            return
+        prep = self._prepared.get(j)
+        if prep is None:
+            prep = self._prepared[j] = self._prepare(j)
+        count, value = prep.count, number - prep.known
+        if prep.impossible or count is None or not 0 < value < prep.room:
+            return
+        width = self.width
+        start = value * count.stride
+        stop = start + count.stride
+        total = count.total[start:stop]
+        new = len(prep.constraints)  # the new number, after the sub-problem's own
+        values = [c.value for c in prep.constraints] + [value]
+        cells = [0] * len(values)
+        kept: list[tuple[int, int, Group, tuple[int, ...]]] = []
+        removed = 0
+        for g, group in enumerate(prep.sub_groups):
+            numbers = group.constraints + ((new,) if g in prep.marked else ())
+            if not prep.groups[g][1]:  # mines settled before: flagged on that board
+                size = group.size
+                mass = count.weighted[g][start:stop]
+                if len(mass) != len(total) or any(
+                    w != size * n for w, n in zip(mass, total, strict=True)
+                ):
+                    return  # settled by the mine total only: not a mine in every layout here
+                removed += size
+                for c in numbers:
+                    values[c] -= group.size
+                continue
+            for c in numbers:
+                cells[c] += group.size
+            x, y = group.cells[0]
+            kept.append((y * width + x, g, group, numbers))
+        alive = [c for c in range(len(values)) if cells[c]]
+        if not kept or any(not 0 < values[c] < cells[c] for c in alive):
+            return
+        position = [c.cell for c in prep.constraints] + [(j % width, j // width)]
+        alive.sort(key=lambda c: (position[c][1], position[c][0]))
+        local = {c: i for i, c in enumerate(alive)}
+        kept.sort()
+        self._memo.keep(
+            tuple(values[c] for c in alive),
+            tuple(
+                (group.size, tuple(sorted(local[c] for c in numbers)))
+                for *_, group, numbers in kept
+            ),
+            total[removed:],
+            [count.weighted[g][start + removed : stop] for _, g, _, _ in kept],
+        )
 
     def _prepare(self, j: int) -> _Prepared:
         cons = self._cons
@@ -288,6 +349,9 @@ class Lookahead:
             head_weight=[sum(map(mul, rest_all, ways[m : m + len(rest_all)])) for m in range(span)]
             if count is not None
             else [],
+            constraints=tuple(constraints),
+            sub_groups=tuple(groups),
+            marked=frozenset(marked),
         )
 
     def _masses(self, j: int, prep: _Prepared) -> list[list[list[int]]]:

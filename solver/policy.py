@@ -185,6 +185,10 @@ def best_guess(
         score = scores.get(j, -1.0)
         if score > best_score + TIE:
             best, best_score = j, score
+    if ahead is not None:
+        # The analysis after the move finds the count of the component its number makes.
+        for v in range(9):
+            ahead.seed(best, v)
     return best
 
 

@@ -101,6 +101,8 @@ def two_step_safety(
         if at_least is not None and (known_mass + open_mass) / total < at_least:
             return (known_mass + open_mass) / total
         if analysed is None:
+            if ahead is not None:
+                ahead.seed(j, v)  # the analysis finds the count of the reveal's component
             trial[j] = str(v)
             after, counted = frontier.survey(trial, width, height, mines, memo=memo)
             analysed = (list(trial), after, counted)
