@@ -31,6 +31,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from fractions import Fraction
 from math import comb
+from operator import sub
 
 import numpy as np
 
@@ -240,11 +241,16 @@ def count_component(
         nxt_moved: dict[tuple[int, ...], int] = {}
         trans = []
         ways = [comb(size, k) for k in range(size + 1)]
-        # The next state: the kept numbers, less k where the group is one of their cells.
-        kept = [(c, c in where) for c in keep]
+        # The next state: the kept numbers, less k where the group is one of their cells
+        # (lowered[k], subtracted from them all at once).
+        lowered = [tuple(k if c in where else 0 for c in keep) for k in range(size + 1)]
+        lowers = any(c in where for c in keep)
         for state, poly in forward[-1].items():
             ext = state + new_values
-            top = min(size, min((ext[c] for c in where), default=size))
+            top = size
+            for c in where:
+                if ext[c] < top:
+                    top = ext[c]
             work += (top + 1) * words
             if work > MAX_WORK:
                 return _approximate_component(cons, comp)
@@ -255,8 +261,9 @@ def count_component(
                 )
             else:
                 choices = range(top + 1)
+            same = tuple([ext[c] for c in keep])
             for k in choices:
-                key = tuple(ext[c] - k if lowered else ext[c] for c, lowered in kept)
+                key = tuple(map(sub, same, lowered[k])) if k and lowers else same
                 term = ways[k] * (poly << (k * unit))
                 nxt[key] = nxt.get(key, 0) + term
                 if k:
