@@ -136,7 +136,9 @@ def win_chance(
                 parts.setdefault(key, []).append(lay)
             rest = tuple(j for j in unopened if anywhere & bit[j])
             if len(parts) > 1:
-                total = sum(wins(frozenset(p), rest)[0] for p in parts.values())
+                total = sum(
+                    1 if len(p) == 1 else wins(frozenset(p), rest)[0] for p in parts.values()
+                )
                 memo[group] = total
                 return total, safe[0]
             unopened = rest
@@ -155,7 +157,8 @@ def win_chance(
             if survivors == 0 or survivors <= best:
                 continue  # cannot beat the best: winning needs surviving this move
             rest = tuple(k for k in unopened if k != j)
-            total = sum(wins(frozenset(p), rest)[0] for p in alive.values())
+            # A single layout left is won (what wins() says of it), without a call.
+            total = sum(1 if len(p) == 1 else wins(frozenset(p), rest)[0] for p in alive.values())
             if total > best:
                 best, best_cell = total, j
         memo[group] = best

@@ -155,7 +155,6 @@ def best_guess(
     analysis behind ``outlook`` counted, lets each trial recount only the components the
     candidate touches (:mod:`solver.lookahead`).
     """
-    probability = outlook.probability
     candidates = lookahead_candidates(cells, width, height, outlook, rng)
     if len(candidates) == 1:
         return candidates[0]
@@ -169,17 +168,7 @@ def best_guess(
             key=lambda j: -scores[j],
         )[:TWO_STEP_TOP]
         if covered <= TWO_STEP_SHARE * len(cells) and len(close) > 1:
-            scores = {}
-            for j in close:
-                # A cell sure to score clearly below the best so far is cut short: it is not
-                # chosen, whatever its exact score.
-                floor = max(scores.values(), default=-1.0) - 2 * TIE
-                alive = 1.0 - probability[j]
-                at_least = floor / alive if floor > 0 and alive > 0 else None
-                safety = twostep.two_step_safety(
-                    cells, width, height, mines, j, outlook, ahead, at_least, memo
-                )
-                scores[j] = alive * safety
+            scores = twostep.decide(cells, width, height, mines, close, outlook, ahead, memo)
     best, best_score = candidates[0], -1.0
     for j in candidates:
         score = scores.get(j, -1.0)

@@ -147,8 +147,12 @@ def _elimination_order(cons: Constraints, comp: Component) -> list[int]:
         best, best_key = -1, None
         for g in pool:
             cs = groups[g].constraints
-            opened = sum(c not in active for c in cs)
-            closed = sum(remaining_in[c] == 1 for c in cs)
+            opened = closed = 0
+            for c in cs:
+                if c not in active:
+                    opened += 1
+                if remaining_in[c] == 1:
+                    closed += 1
             key = (opened - closed, opened, -len(cs), g)
             if best_key is None or key < best_key:
                 best, best_key = g, key
