@@ -181,6 +181,21 @@ class Lookahead:
             )
         return self._combine(j, head, prep, probabilities)
 
+    def layouts_safe(self, j: int) -> int | None:
+        """The layouts with ``j`` safe, over every number it may show: the sum of their
+        :attr:`Trial.solutions`. None where a trial of ``j`` is not counted from its slice."""
+        if j in self._known_mines:
+            return None
+        prep = self._prepared.get(j)
+        if prep is None:
+            prep = self._prepared[j] = self._prepare(j)
+        count = prep.count
+        if prep.impossible or count is None:
+            return None
+        stride = count.stride
+        merged = [sum(count.total[m::stride]) for m in range(stride)]
+        return sum(map(mul, merged, prep.head_weight))
+
     def seed(self, j: int, number: int) -> None:
         """Give the memo the count of the component that ``number`` at ``j`` makes, as an
         analysis of the board after it (the settled mines flagged) finds it: its slice of the

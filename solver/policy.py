@@ -216,7 +216,10 @@ def _one_step_scores(
     found: a cut cell could not have been chosen. ``ahead``, the position's trial reveals
     (:func:`_lookahead`), recounts only the components the candidate touches.
     """
-    return _scores_until(cells, width, height, mines, candidates, outlook, ahead)[0]
+    # A score further below the best than this counts for nothing: it is not chosen, nor
+    # looked at again two steps ahead.
+    gap = max(TWO_STEP_MARGIN, TIE) + TIE
+    return _scores_until(cells, width, height, mines, candidates, outlook, ahead, None, gap)[0]
 
 
 def _scores_until(
@@ -228,23 +231,30 @@ def _scores_until(
     outlook: frontier.Outlook,
     ahead: Lookahead | None,
     enough: float | None = None,
+    gap: float = 2 * TIE,
 ) -> tuple[dict[int, float], float | None]:
     """:func:`_one_step_scores`, and None; with ``enough``, cut short once the best score is
     sure to stay below it: the scores so far and an upper bound of the best (below ``enough``).
+
+    A candidate sure to score more than ``gap`` below the best so far stops counting its
+    numbers: its score is then an upper bound of it, itself that far below the best.
     """
     probability = outlook.probability
     scores: dict[int, float] = {}
     for j in sorted(candidates, key=lambda j: probability[j]):
-        bound = (1.0 - probability[j]) * (1.0 + PROGRESS_BONUS) + _SLACK
-        if scores and bound < max(scores.values()) - 2 * TIE:
+        alive = 1.0 - probability[j]
+        bound = alive * (1.0 + PROGRESS_BONUS) + _SLACK
+        best = max(scores.values(), default=None)
+        if best is not None and bound < best - 2 * TIE:
             break
         if enough is not None:
             # The candidates left score at most this one's bound.
-            ceiling = max(bound, max(scores.values(), default=bound))
+            ceiling = bound if best is None else max(bound, best)
             if ceiling < enough:
                 return scores, ceiling
-        safety = next_move_safety(cells, width, height, mines, j, outlook, ahead)
-        scores[j] = (1.0 - probability[j]) * safety
+        below = (best - gap) / alive if best is not None and best > gap and alive > 0 else None
+        safety = next_move_safety(cells, width, height, mines, j, outlook, ahead, below)
+        scores[j] = alive * safety
     return scores, None
 
 
@@ -311,11 +321,23 @@ def next_move_safety(
     j: int,
     outlook: frontier.Outlook,
     ahead: Lookahead | None = None,
+    below: float | None = None,
 ) -> float:
-    """Chance to survive the move after opening ``j``, given ``j`` is safe."""
+    """Chance to survive the move after opening ``j``, given ``j`` is safe.
+
+    With ``below``, the answer may be cut short: once it is sure to fall below ``below`` (the
+    numbers not yet counted worth at most ``1 + PROGRESS_BONUS``), an upper bound of it, itself
+    below ``below``."""
     trial, numbers = _reveal(cells, width, height, j, outlook)
     weights: list[tuple[int, float]] = []
+    # Every layout with j safe, for the bound: known only from trial reveals.
+    everything = ahead.layouts_safe(j) if below is not None and ahead is not None else None
+    counted, mass = 0, 0.0
     for v in numbers:
+        if everything:
+            bound = (mass + (everything - counted) * (1.0 + PROGRESS_BONUS)) / everything
+            if bound + _SLACK < below:  # type: ignore[operator]
+                return bound + _SLACK
         outcome = _trial(ahead, j, v)
         if outcome is not None:
             solutions, has_safe = outcome.solutions, outcome.has_safe
@@ -337,6 +359,8 @@ def next_move_safety(
         else:
             safety = 1.0  # nothing covered left: the game is won
         weights.append((solutions, safety))
+        counted += solutions
+        mass += solutions * safety
     return _weighted_mean(weights)
 
 
