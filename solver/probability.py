@@ -31,7 +31,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from fractions import Fraction
 from math import comb
-from operator import sub
+from operator import mul, sub
 
 import numpy as np
 
@@ -425,17 +425,16 @@ def combine(cons: Constraints, mines: int, counts: list[ComponentCount]) -> Anal
         elif p == 1:
             certain.extend(cells)
 
+    # ways[x]: the fillings of the outside cells when the components hold x mines.
+    ways = [outside_ways(x) for x in range(len(everything))]
     for i, count in enumerate(counts):
         others = poly_mul(prefix[i], suffix[i + 1])
         # weight[m]: layouts of everything else, given this component holds m mines.
-        weight = [
-            sum(o * outside_ways(m + j) for j, o in enumerate(others) if o)
-            for m in range(len(totals[i]))
-        ]
+        weight = [sum(map(mul, others, ways[m:])) for m in range(len(totals[i]))]
         for g in count.component.groups:
             group = cons.groups[g]
             if count.exact:
-                mass = sum(e * w for e, w in zip(count.weighted[g], weight, strict=False) if e)
+                mass = sum(map(mul, count.weighted[g], weight))
                 settle(group.cells, Fraction(mass, solutions * group.size))
             else:
                 settle(group.cells, Fraction(count.approx[g]).limit_denominator(10**6))
