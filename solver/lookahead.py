@@ -151,15 +151,25 @@ class Lookahead:
             for t in self._totals
         ]
         self._prepared: dict[int, _Prepared] = {}
+        self._trials: dict[tuple[int, int], Trial] = {}
         # Per cell, per part of the rest, per group: its mines over the layouts, as a polynomial
         # in the new number's slice (made when a number first needs the rest looked at).
         self._rest_masses: dict[int, list[list[list[int]]]] = {}
 
     def reveal(self, j: int, number: int, probabilities: bool = False) -> Trial:
-        """The position after covered cell ``j`` shows ``number``.
+        """The position after covered cell ``j`` shows ``number`` (kept: asked again, the
+        same trial without a recount).
 
         Raises :class:`NotExact` if its sub-problem is over the exact engine's work budget.
         """
+        if probabilities:
+            return self._reveal(j, number, True)
+        kept = self._trials.get((j, number))
+        if kept is None:
+            kept = self._trials[j, number] = self._reveal(j, number, False)
+        return kept
+
+    def _reveal(self, j: int, number: int, probabilities: bool) -> Trial:
         if j in self._known_mines:
             return Trial(0)
         prep = self._prepared.get(j)
