@@ -263,15 +263,22 @@ def _reveal(
 ) -> tuple[list[str], range]:
     """The board to write ``j``'s number into (the mines ``outlook`` settled flagged) and the
     numbers ``j`` may show."""
+    trial = list(cells)
+    for k in outlook.mines:
+        trial[k] = "F"
+    return trial, _numbers(cells, width, height, j, outlook)
+
+
+def _numbers(
+    cells: Sequence[str], width: int, height: int, j: int, outlook: frontier.Outlook
+) -> range:
+    """The numbers ``j`` may show."""
     from solver.board import neighbour_table
 
     around = neighbour_table(width, height)[j]
     known = sum(cells[k] in "F*X" or k in outlook.mines for k in around)
     open_around = sum(cells[k] in ".?" and k not in outlook.mines for k in around)
-    trial = list(cells)
-    for k in outlook.mines:
-        trial[k] = "F"
-    return trial, range(known, known + open_around + 1)
+    return range(known, known + open_around + 1)
 
 
 def _weighted_mean(weights: list[tuple[int, float]]) -> float:
@@ -328,7 +335,8 @@ def next_move_safety(
     With ``below``, the answer may be cut short: once it is sure to fall below ``below`` (the
     numbers not yet counted worth at most ``1 + PROGRESS_BONUS``), an upper bound of it, itself
     below ``below``."""
-    trial, numbers = _reveal(cells, width, height, j, outlook)
+    numbers = _numbers(cells, width, height, j, outlook)
+    trial: list[str] | None = None  # the board, made only if a number must be analysed on it
     weights: list[tuple[int, float]] = []
     # Every layout with j safe, for the bound: known only from trial reveals.
     everything = ahead.layouts_safe(j) if below is not None and ahead is not None else None
@@ -343,6 +351,8 @@ def next_move_safety(
             solutions, has_safe = outcome.solutions, outcome.has_safe
             lowest = None if outcome.lowest is None else float(outcome.lowest)
         else:
+            if trial is None:
+                trial = _reveal(cells, width, height, j, outlook)[0]
             trial[j] = str(v)
             try:
                 after = frontier.analyse(trial, width, height, mines)
