@@ -109,21 +109,21 @@ LOOKAHEAD_TOUCHING = 4
 PROGRESS_BONUS = 0.1
 #: Cells more likely to be mines than the safest one by more than this are not considered.
 LOOKAHEAD_MARGIN = 0.15
-#: Two-step look-ahead (:func:`solver.twostep.two_step_safety`) for the candidates whose
-#: one-step score is within this of the best (a close call); a negative margin turns it off.
-#: Paired against it off, expert classic corner, 32,000 games (seeds 31, 32, 33): won by it only
-#: 88, by the one-step only 50 (sign test p = 0.0015), 40.52 -> 40.63 %, CPU per game x1.13 at
-#: first; now below the old one-step's (it reuses the one-step's trials and cuts candidates by
-#: a bound).
-TWO_STEP_MARGIN = 0.02
+#: Two-step look-ahead (:func:`solver.twostep.decide`) for the candidates whose one-step score
+#: is within this of the best (a close call); a negative margin turns it off. At first for close
+#: calls late in the game (margin 0.02, top 3, a quarter of the cells covered): paired against it
+#: off, expert classic corner, 32,000 games (seeds 31, 32, 33), won by it only 88, by the
+#: one-step only 50 (sign test p = 0.0015), 40.52 -> 40.63 %. Widened to the middle game and on
+#: (margin 0.2, top 8, 90 % covered): against the late form, expert corner, 80,000 paired games
+#: (seeds 2201, 2401), 610 vs 527 (p = 0.015), 40.61 -> 40.72 %. It first cost twice the CPU
+#: per game; made cheaper without changing a move (:mod:`solver.twostep`), it costs about 1.2
+#: times the late form's old CPU per game (README, solver section).
+TWO_STEP_MARGIN = 0.2
 #: ... at most this many of them, the best first ...
-TWO_STEP_TOP = 3
-#: ... and only while at most this share of the board's cells is covered (late in the game,
-#: where positions count fast: 120 cells on expert). Widened to the middle game (0.9, with
-#: margin 0.2 and top 8) it won about 0.1 points more on expert corner (80,000 paired games,
-#: 610 vs 527, p = 0.015) at twice the CPU per game (0.0295 against 0.0151 s): over the budget
-#: of Hill's CPU per game, so not the default.
-TWO_STEP_SHARE = 0.25
+TWO_STEP_TOP = 8
+#: ... and only while at most this share of the board's cells is covered (the first guesses,
+#: on a nearly covered board, are decided by the one-step look-ahead).
+TWO_STEP_SHARE = 0.9
 
 
 def best_guess(
@@ -146,7 +146,7 @@ def best_guess(
     ``1 + PROGRESS_BONUS`` if the position after ``v`` has a safe cell, else
     ``1 - min p after v``. A close call (the candidates within :data:`TWO_STEP_MARGIN` of the
     best score, at most :data:`TWO_STEP_TOP`, once at most :data:`TWO_STEP_SHARE` of the cells
-    are covered) is decided one move deeper (:func:`solver.twostep.two_step_safety`).
+    are covered) is decided one move deeper (:func:`solver.twostep.decide`).
 
     Candidates: the frontier cells least likely to be mines, and, when cells away from the
     numbers are about as safe, the ones with the fewest covered neighbours (likeliest zeros) and
