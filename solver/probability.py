@@ -140,7 +140,7 @@ def _elimination_order(cons: Constraints, comp: Component) -> list[int]:
     return [comp.groups[i] for i in _order_of(structure)]
 
 
-@lru_cache(maxsize=50_000)
+@lru_cache(maxsize=4096)
 def _order_of(structure: tuple[tuple[int, ...], ...]) -> tuple[int, ...]:
     """:func:`_elimination_order` of groups ``0..n-1``, group ``g`` touching the numbers
     ``structure[g]``."""
