@@ -18,6 +18,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from functools import cache
 from typing import cast
 
 import numpy as np
@@ -201,19 +202,14 @@ def constrain(settled: Settled) -> Constraints:
             touched.setdefault(j, []).append(index)
 
     forced = set(settled.forced_mines) | set(settled.forced_safe)
+    at = positions(width, settled.height)
+    # Groups in board order of their first cells, each cell in board order.
     by_key: dict[tuple[int, ...], list[Position]] = {}
-    outside: list[Position] = []
-    covered_all: list[Position] = []
-    for i in settled.covered:
-        pos = (i % width, i // width)
-        covered_all.append(pos)
-        if i in forced:
-            continue
-        numbers = tuple(touched.get(i, ()))
-        if numbers:
-            by_key.setdefault(numbers, []).append(pos)
-        else:
-            outside.append(pos)
+    for i in sorted(touched):
+        if i not in forced:
+            by_key.setdefault(tuple(touched[i]), []).append(at[i])
+    covered_all = [at[i] for i in settled.covered]
+    outside = [at[i] for i in settled.covered if i not in touched and i not in forced]
     groups = tuple(Group(tuple(members), key) for key, members in by_key.items())
     return Constraints(
         width=width,
@@ -227,6 +223,12 @@ def constrain(settled: Settled) -> Constraints:
         forced_mines=tuple((j % width, j // width) for j in settled.forced_mines),
         forced_safe=tuple((j % width, j // width) for j in settled.forced_safe),
     )
+
+
+@cache
+def positions(width: int, height: int) -> tuple[Position, ...]:
+    """Every cell's position by its flat index ``y * width + x``."""
+    return tuple((i % width, i // width) for i in range(width * height))
 
 
 def neighbour_counts(mask: np.ndarray) -> np.ndarray:

@@ -79,6 +79,24 @@ class CountMemo:
             )
         return count
 
+    def keep(
+        self,
+        values: tuple[int, ...],
+        groups: tuple[tuple[int, tuple[int, ...]], ...],
+        total: list[int],
+        weighted: list[list[int]],
+    ) -> None:
+        """Keep a count made elsewhere, of a component with no marked group and no window:
+        its numbers' ``values``, and per group (in board order of their first cells) its size
+        and the numbers it touches (as indices into ``values``), ``total`` and ``weighted``
+        as in :class:`~solver.probability.ComponentCount`. Numbers in board order, group by
+        group in board order: the order an analysis of the board lists them in, so it finds
+        the count here."""
+        if len(self._counts) >= self.limit:
+            self._counts.clear()
+        shape = (values, tuple((size, numbers, False) for size, numbers in groups), None)
+        self._counts[shape] = (list(total), [list(w) for w in weighted], len(total))
+
 
 def _shape(
     cons: Constraints, comp: Component, marked: frozenset[int], known: Known | None

@@ -132,11 +132,13 @@ def win_chance(
             masks = [near[j] for j in safe]
             parts: dict[tuple[int, ...], list[int]] = {}
             for lay in group:
-                key = tuple((lay & m).bit_count() for m in masks)
+                key = tuple([(lay & m).bit_count() for m in masks])
                 parts.setdefault(key, []).append(lay)
             rest = tuple(j for j in unopened if anywhere & bit[j])
             if len(parts) > 1:
-                total = sum(wins(frozenset(p), rest)[0] for p in parts.values())
+                total = sum(
+                    1 if len(p) == 1 else wins(frozenset(p), rest)[0] for p in parts.values()
+                )
                 memo[group] = total
                 return total, safe[0]
             unopened = rest
@@ -147,15 +149,16 @@ def win_chance(
             raise SearchTooLarge
         for j in unopened:
             b, m = bit[j], near[j]
-            alive: dict[int, list[int]] = {}
-            for lay in group:
-                if not lay & b:
-                    alive.setdefault((lay & m).bit_count(), []).append(lay)
-            survivors = sum(len(p) for p in alive.values())
+            kept = [lay for lay in group if not lay & b]
+            survivors = len(kept)
             if survivors == 0 or survivors <= best:
                 continue  # cannot beat the best: winning needs surviving this move
+            alive: dict[int, list[int]] = {}
+            for lay in kept:
+                alive.setdefault((lay & m).bit_count(), []).append(lay)
             rest = tuple(k for k in unopened if k != j)
-            total = sum(wins(frozenset(p), rest)[0] for p in alive.values())
+            # A single layout left is won (what wins() says of it), without a call.
+            total = sum(1 if len(p) == 1 else wins(frozenset(p), rest)[0] for p in alive.values())
             if total > best:
                 best, best_cell = total, j
         memo[group] = best

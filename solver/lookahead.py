@@ -28,72 +28,22 @@ of it. Everything is counted in integers, so a trial is exactly what
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator, Sequence
-from dataclasses import dataclass
 from fractions import Fraction
 from math import comb
+from operator import mul
 
 from solver.board import MINE_CHARS, Position, neighbour_table
 from solver.constraints import Component, Constraint, Constraints, Group
 from solver.countmemo import CountMemo
 from solver.packing import Known
-from solver.probability import (
-    ComponentCount,
-    count_component,
-    poly_mul,
-    running_products,
-    trim,
-)
+from solver.probability import ComponentCount, count_component, poly_mul, running_products, trim
+from solver.trialdata import Part, Prepared, Trial
+
+__all__ = ["Lookahead", "NotExact", "Trial"]
 
 
 class NotExact(Exception):
     """The sub-problem is too large to count exactly: analyse the board from scratch instead."""
-
-
-@dataclass(frozen=True)
-class Trial:
-    """The position after a reveal.
-
-    ``solutions`` counts its mine layouts (0: the number cannot show). ``has_safe``: some covered
-    cell is safe in every layout. ``lowest`` is the lowest mine probability among the covered
-    cells other than those settled as mines before the reveal (None when none is left).
-    ``probabilities`` (only when asked for) maps every covered cell to its exact probability.
-    """
-
-    solutions: int
-    has_safe: bool = False
-    lowest: Fraction | None = None
-    probabilities: dict[int, Fraction] | None = None
-
-
-@dataclass(frozen=True)
-class _Part:
-    """One factor of the count: a polynomial over its mines, and its groups' mine sums."""
-
-    total: list[int]
-    groups: list[tuple[list[int], tuple[Position, ...], bool]]  # (weighted, cells, in lowest)
-
-
-@dataclass(frozen=True)
-class _Prepared:
-    """What every number of one cell shares: its sub-problem counted once for all numbers."""
-
-    impossible: bool  # a number around the cell has no covered cell left but still owes mines
-    known: int  # mines around the cell already known (flags, shown, settled by single numbers)
-    room: int  # covered, unsettled neighbours: the new number's cells
-    #: The sub-problem's count, the mines among the new number's cells as a second variable
-    #: (None when no covered cell is left in it), and its groups' cells and lowest-flags.
-    count: ComponentCount | None
-    groups: tuple[tuple[tuple[Position, ...], bool], ...]
-    rest: list[_Part]  # the components left as they are
-    outside: tuple[int, ...]  # cells touching no number after the reveal
-    #: The product of the rest's totals, and for each part of the rest the product of the
-    #: others': every number's trial multiplies only its own slice into them.
-    rest_all: list[int]
-    rest_except: list[list[int]]
-    #: ``ways[m]``: the fillings of the outside cells when the parts hold ``m`` mines; and the
-    #: weight of the new number's slice, ``m`` -> the layouts of the rest and the outside with it.
-    ways: list[int]
-    head_weight: list[int]
 
 
 class Lookahead:
@@ -145,16 +95,27 @@ class Lookahead:
             Known(next((m for m, n in enumerate(t) if n), 0), len(t) - 1, sum(t))
             for t in self._totals
         ]
-        self._prepared: dict[int, _Prepared] = {}
-        # Per cell, per part of the rest, per group: its mines over the layouts, as a polynomial
-        # in the new number's slice (made when a number first needs the rest looked at).
-        self._rest_masses: dict[int, list[list[list[int]]]] = {}
+        self._prepared: dict[int, Prepared] = {}
+        self._trials: dict[tuple[int, int], Trial] = {}
+        self._parts: dict[int, Part] = {}
+        # Per cell and part of the rest (and group): what _mass_of makes, kept.
+        self._rest_w: dict[tuple[int, int], list[int]] = {}
+        self._rest_q: dict[tuple[int, int, int], list[int]] = {}
 
     def reveal(self, j: int, number: int, probabilities: bool = False) -> Trial:
-        """The position after covered cell ``j`` shows ``number``.
+        """The position after covered cell ``j`` shows ``number`` (kept: asked again, the
+        same trial without a recount).
 
         Raises :class:`NotExact` if its sub-problem is over the exact engine's work budget.
         """
+        if probabilities:
+            return self._reveal(j, number, True)
+        kept = self._trials.get((j, number))
+        if kept is None:
+            kept = self._trials[j, number] = self._reveal(j, number, False)
+        return kept
+
+    def _reveal(self, j: int, number: int, probabilities: bool) -> Trial:
         if j in self._known_mines:
             return Trial(0)
         prep = self._prepared.get(j)
@@ -167,7 +128,7 @@ class Lookahead:
         head = None
         if count is not None:
             start, end = value * count.stride, (value + 1) * count.stride
-            head = _Part(
+            head = Part(
                 trim(count.total[start:end]),
                 [
                     (count.weighted[g][start:end], cells, counted)
@@ -176,7 +137,79 @@ class Lookahead:
             )
         return self._combine(j, head, prep, probabilities)
 
-    def _prepare(self, j: int) -> _Prepared:
+    def layouts_safe(self, j: int) -> int | None:
+        """The layouts with ``j`` safe, over every number it may show: the sum of their
+        :attr:`Trial.solutions`. None where a trial of ``j`` is not counted from its slice."""
+        if j in self._known_mines:
+            return None
+        prep = self._prepared.get(j)
+        if prep is None:
+            prep = self._prepared[j] = self._prepare(j)
+        count = prep.count
+        if prep.impossible or count is None:
+            return None
+        stride = count.stride
+        merged = [sum(count.total[m::stride]) for m in range(stride)]
+        return sum(map(mul, merged, prep.head_weight))
+
+    def seed(self, j: int, number: int) -> None:
+        """Give the memo the count of the component that ``number`` at ``j`` makes, as an
+        analysis of the board after it (the settled mines flagged) finds it: its slice of the
+        sub-problem, counted already. Nothing without a memo, or where that analysis would
+        settle cells by single numbers (its component is then another).
+        """
+        if self._memo is None or j in self._known_mines:
+            return
+        prep = self._prepared.get(j)
+        if prep is None:
+            prep = self._prepared[j] = self._prepare(j)
+        count, value = prep.count, number - prep.known
+        if prep.impossible or count is None or not 0 < value < prep.room:
+            return
+        width = self.width
+        start = value * count.stride
+        stop = start + count.stride
+        total = count.total[start:stop]
+        new = len(prep.constraints)  # the new number, after the sub-problem's own
+        values = [c.value for c in prep.constraints] + [value]
+        cells = [0] * len(values)
+        kept: list[tuple[int, int, Group, tuple[int, ...]]] = []
+        removed = 0
+        for g, group in enumerate(prep.sub_groups):
+            numbers = group.constraints + ((new,) if g in prep.marked else ())
+            if not prep.groups[g][1]:  # mines settled before: flagged on that board
+                size = group.size
+                mass = count.weighted[g][start:stop]
+                if len(mass) != len(total) or any(
+                    w != size * n for w, n in zip(mass, total, strict=True)
+                ):
+                    return  # settled by the mine total only: not a mine in every layout here
+                removed += size
+                for c in numbers:
+                    values[c] -= group.size
+                continue
+            for c in numbers:
+                cells[c] += group.size
+            x, y = group.cells[0]
+            kept.append((y * width + x, g, group, numbers))
+        alive = [c for c in range(len(values)) if cells[c]]
+        if not kept or any(not 0 < values[c] < cells[c] for c in alive):
+            return
+        position = [c.cell for c in prep.constraints] + [(j % width, j // width)]
+        alive.sort(key=lambda c: (position[c][1], position[c][0]))
+        local = {c: i for i, c in enumerate(alive)}
+        kept.sort()
+        self._memo.keep(
+            tuple(values[c] for c in alive),
+            tuple(
+                (group.size, tuple(sorted(local[c] for c in numbers)))
+                for *_, group, numbers in kept
+            ),
+            total[removed:],
+            [count.weighted[g][start + removed : stop] for _, g, _, _ in kept],
+        )
+
+    def _prepare(self, j: int) -> Prepared:
         cons = self._cons
         around = [k for k in self._nbrs[j] if k in self._group_of or k in self._outside_set]
         near = set(around)
@@ -211,7 +244,7 @@ class Lookahead:
                 members = [k for k in self._group_cells[g] if k != j]
                 add([k for k in members if k not in near], key, False)
                 add([k for k in members if k in near], key, True)
-        add([k for k in self._outside if k in near], (), True)
+        add(sorted(k for k in around if k in self._outside_set), (), True)
         alive = {c for group in groups for c in group.constraints}
         count = None
         if groups:
@@ -228,7 +261,7 @@ class Lookahead:
             comp = Component(tuple(range(len(groups))), tuple(sorted(alive)))
             # The sub-problem's layouts are those of the touched components with j safe, times
             # any filling of the cells next to j that touch no number.
-            free = sum(k in near for k in self._outside)
+            free = sum(k in self._outside_set for k in around)
             layouts = 1 << free
             for i in touched:
                 layouts *= self._known[i].layouts
@@ -243,32 +276,22 @@ class Lookahead:
                 count = count_component(sub, comp, frozenset(marked), window)
             if not count.exact:
                 raise NotExact(f"the sub-problem around cell {j} is over the work budget")
-        rest = [
-            _Part(
-                self._totals[i],
-                [
-                    (
-                        self._counts[i].weighted[g],
-                        cons.groups[g].cells,
-                        self._group_cells[g][0] not in self._settled,
-                    )
-                    for g in cons.components[i].groups
-                ],
-            )
-            for i in range(len(cons.components))
-            if i not in touched
-        ]
+        rest = [self._part(i) for i in range(len(cons.components)) if i not in touched]
         totals = [part.total for part in rest]
         prefix, suffix = running_products(totals)
         rest_all = prefix[-1]
-        outside = tuple(k for k in self._outside if k != j and k not in near)
+        left_out = list(self._outside)  # less j and its neighbours, in board order
+        for k in [j, *around]:
+            if k in self._outside_set:
+                left_out.remove(k)
+        outside = tuple(left_out)
         span = 1 if count is None else count.stride  # the longest a slice may be
         n_out, left = len(outside), cons.mines_left
         ways = [
             comb(n_out, left - m) if 0 <= left - m <= n_out else 0
             for m in range(span + len(rest_all) - 1)
         ]
-        return _Prepared(
+        return Prepared(
             # j was the only covered cell of a number: it cannot show if the number owes a mine.
             impossible=any(k.value for c, k in enumerate(constraints) if c not in alive),
             known=known,
@@ -278,47 +301,70 @@ class Lookahead:
             rest=rest,
             outside=outside,
             rest_all=rest_all,
-            rest_except=[poly_mul(prefix[i], suffix[i + 1]) for i in range(len(totals))],
+            rest_products=(prefix, suffix),
             ways=ways,
-            head_weight=[
-                sum(o * ways[m + k] for k, o in enumerate(rest_all) if o) for m in range(span)
-            ]
+            head_weight=[sum(map(mul, rest_all, ways[m : m + len(rest_all)])) for m in range(span)]
             if count is not None
             else [],
+            constraints=tuple(constraints),
+            sub_groups=tuple(groups),
+            marked=frozenset(marked),
         )
 
-    def _masses(self, j: int, prep: _Prepared) -> list[list[list[int]]]:
-        """For each part of the rest and each of its groups, ``q`` such that the group's mines
-        over the layouts with the new number's slice ``h`` are ``sum(h[a] * q[a])``.
+    def _part(self, i: int) -> Part:
+        """Component ``i`` as a part of the rest: made once, shared by every trial."""
+        part = self._parts.get(i)
+        if part is None:
+            cons = self._cons
+            total = self._totals[i]
+            groups = [
+                (
+                    self._counts[i].weighted[g],
+                    cons.groups[g].cells,
+                    self._group_cells[g][0] not in self._settled,
+                )
+                for g in cons.components[i].groups
+            ]
+            # After a reveal elsewhere a group's probability is a weighted mean, over the
+            # part's mine counts m, of its probability given m: at least the least of those.
+            lows = tuple(
+                min(
+                    (w / (n * len(cells)) for w, n in zip(weighted, total, strict=False) if n),
+                    default=0.0,
+                )
+                * (1 - 1e-9)
+                for weighted, cells, _counts in groups
+            )
+            part = self._parts[i] = Part(total, groups, lows)
+        return part
+
+    def _mass_of(self, j: int, prep: Prepared, i: int, g: int) -> list[int]:
+        """For group ``g`` of part ``i`` of the rest, ``q`` such that the group's mines over
+        the layouts with the new number's slice ``h`` are ``sum(h[a] * q[a])``.
 
         A group's mines, ``sum_m weighted[m] * sum_k (h * others)[k] * ways[m + k]``, are
         ``sum_a h[a] * q[a]`` with ``q[a] = sum_m weighted[m] * W[m + a]`` and
-        ``W[x] = sum_b others[b] * ways[x + b]``: made once for the cell, not once per number.
+        ``W[x] = sum_b others[b] * ways[x + b]``: made once for the cell, not once per number,
+        and only for the groups a trial looks at.
         """
-        masses = self._rest_masses.get(j)
-        if masses is None:
-            ways = prep.ways
+        q = self._rest_q.get((j, i, g))
+        if q is None:
+            part = prep.rest[i]
+            n = len(part.total)
             span = len(prep.head_weight) or 1
-            masses = []
-            for part, others in zip(prep.rest, prep.rest_except, strict=True):
-                n = len(part.total)
-                w = [
-                    sum(o * ways[x + b] for b, o in enumerate(others) if o)
-                    for x in range(n + span - 1)
+            w = self._rest_w.get((j, i))
+            if w is None:
+                prefix, suffix = prep.rest_products
+                others = poly_mul(prefix[i], suffix[i + 1])
+                ways = prep.ways
+                w = self._rest_w[j, i] = [
+                    sum(map(mul, others, ways[x:])) for x in range(n + span - 1)
                 ]
-                masses.append(
-                    [
-                        [
-                            sum(e * w[m + a] for m, e in enumerate(weighted[:n]) if e)
-                            for a in range(span)
-                        ]
-                        for weighted, _cells, _counts in part.groups
-                    ]
-                )
-            self._rest_masses[j] = masses
-        return masses
+            weighted = part.groups[g][0][:n]
+            q = self._rest_q[j, i, g] = [sum(map(mul, weighted, w[a:])) for a in range(span)]
+        return q
 
-    def _combine(self, j: int, head: _Part | None, prep: _Prepared, want_all: bool) -> Trial:
+    def _combine(self, j: int, head: Part | None, prep: Prepared, want_all: bool) -> Trial:
         """Exact layout count and probabilities from the new number's slice of the sub-problem
         (``head``, None when it has no cell), the rest and the outside cells.
 
@@ -331,7 +377,7 @@ class Lookahead:
         n_out = len(prep.outside)
         everything = prep.rest_all if head is None else poly_mul(head.total, prep.rest_all)
         ways = prep.ways  # at least as long as everything
-        solutions = sum(e * w for e, w in zip(everything, ways, strict=False) if e)
+        solutions = sum(map(mul, everything, ways))
         if solutions == 0:
             return Trial(0)
         has_safe = any(k != j for k in self._forced_safe)
@@ -342,20 +388,28 @@ class Lookahead:
         # Each group with its mines over the layouts, the new number's first: its new safe
         # cells are next to it, and the rest need not be looked at once one is found.
         slice_ = [1] if head is None else head.total
-        masses = self._masses(j, prep) if prep.rest else []
+        # The lowest probability so far, a little over (None: none yet), for the bounds.
+        above: list[float | None] = [None]
 
         def groups() -> Iterator[tuple[int, tuple[Position, ...], bool]]:
             if head is not None:
                 weight = prep.head_weight
                 for weighted, cells, counts in head.groups:
                     yield (
-                        sum(e * w for e, w in zip(weighted, weight, strict=False) if e),
+                        sum(map(mul, weighted, weight)),
                         cells,
                         counts,
                     )
-            for part, part_masses in zip(prep.rest, masses, strict=True):
-                for (_weighted, cells, counts), q in zip(part.groups, part_masses, strict=True):
-                    yield sum(h * x for h, x in zip(slice_, q, strict=False) if h), cells, counts
+            for i, part in enumerate(prep.rest):
+                for g, (_weighted, cells, counts) in enumerate(part.groups):
+                    low = part.lows[g]
+                    if exact is None and low > 0:
+                        # Never safe, and never below the lowest so far (or not counted in
+                        # the lowest): it changes nothing.
+                        ceiling = above[0]
+                        if not counts or (ceiling is not None and low >= ceiling):
+                            continue
+                    yield sum(map(mul, slice_, self._mass_of(j, prep, i, g))), cells, counts
 
         for mass, cells, counts in groups():
             if mass == 0:
@@ -365,6 +419,7 @@ class Lookahead:
             size = len(cells)
             if counts and (best_mass < 0 or mass * best_size < best_mass * size):
                 best_mass, best_size = mass, size
+                above[0] = best_mass / (solutions * best_size) * (1 + 1e-9)
             if exact is not None:
                 p = Fraction(mass, solutions * size)
                 exact.update(((y * self.width + x), p) for x, y in cells)

@@ -16,7 +16,11 @@ them from the position's own count) the packing is cyclic and much tighter.
 
 from __future__ import annotations
 
+import struct
 from dataclasses import dataclass
+
+#: struct's format of an unsigned slot of so many bytes, for the sizes it has one.
+_FORMATS = {1: "B", 2: "H", 4: "I", 8: "Q"}
 
 
 @dataclass(frozen=True)
@@ -77,9 +81,14 @@ class Packing:
         nbytes, slices = self.bits // 8, self.slices
         slots = slices * self.width
         raw = packed.to_bytes(nbytes * slots + nbytes, "little")
-        values = [
-            int.from_bytes(raw[s * nbytes : (s + 1) * nbytes], "little") for s in range(slots)
-        ]
+        fmt = _FORMATS.get(nbytes)
+        if fmt is not None:  # slots of a machine word's size: read all at once
+            values = list(struct.unpack_from(f"<{slots}{fmt}", raw))
+        else:
+            values = [
+                int.from_bytes(raw[i : i + nbytes], "little")
+                for i in range(0, nbytes * slots, nbytes)
+            ]
         if slices == 1 and not self.cyclic:
             return values
         # Slice t holds m at slot t + slices * (m % width) (cyclic) or t + slices * m.

@@ -23,7 +23,7 @@ import itertools
 import random
 from collections.abc import Sequence
 
-from solver import endgame, frontier, pgms
+from solver import endgame, frontier, pgms, twostep
 from solver.board import Board
 from solver.constraints import covered_neighbours
 from solver.countmemo import CountMemo
@@ -109,20 +109,21 @@ LOOKAHEAD_TOUCHING = 4
 PROGRESS_BONUS = 0.1
 #: Cells more likely to be mines than the safest one by more than this are not considered.
 LOOKAHEAD_MARGIN = 0.15
-#: Two-step look-ahead (:func:`two_step_safety`) for the candidates whose one-step score is
-#: within this of the best (a close call); a negative margin turns it off. Paired against it
-#: off, expert classic corner, 32,000 games (seeds 31, 32, 33): won by it only 88, by the
-#: one-step only 50 (sign test p = 0.0015), 40.52 -> 40.63 %, CPU per game x1.13 at first;
-#: now below the old one-step's (it reuses the one-step's trials and cuts candidates by a bound).
-TWO_STEP_MARGIN = 0.02
+#: Two-step look-ahead (:func:`solver.twostep.decide`) for the candidates whose one-step score
+#: is within this of the best (a close call); a negative margin turns it off. At first for close
+#: calls late in the game (margin 0.02, top 3, a quarter of the cells covered): paired against it
+#: off, expert classic corner, 32,000 games (seeds 31, 32, 33), won by it only 88, by the
+#: one-step only 50 (sign test p = 0.0015), 40.52 -> 40.63 %. Widened to the middle game and on
+#: (margin 0.2, top 8, 90 % covered): against the late form, expert corner, 80,000 paired games
+#: (seeds 2201, 2401), 610 vs 527 (p = 0.015), 40.61 -> 40.72 %. It first cost twice the CPU
+#: per game; made cheaper without changing a move (:mod:`solver.twostep`), it costs about 1.2
+#: times the late form's old CPU per game (README, solver section).
+TWO_STEP_MARGIN = 0.2
 #: ... at most this many of them, the best first ...
-TWO_STEP_TOP = 3
-#: ... and only while at most this share of the board's cells is covered (late in the game,
-#: where positions count fast: 120 cells on expert). Widened to the middle game (0.9, with
-#: margin 0.2 and top 8) it won about 0.1 points more on expert corner (80,000 paired games,
-#: 610 vs 527, p = 0.015) at twice the CPU per game (0.0295 against 0.0151 s): over the budget
-#: of Hill's CPU per game, so not the default.
-TWO_STEP_SHARE = 0.25
+TWO_STEP_TOP = 8
+#: ... and only while at most this share of the board's cells is covered (the first guesses,
+#: on a nearly covered board, are decided by the one-step look-ahead).
+TWO_STEP_SHARE = 0.9
 
 
 def best_guess(
@@ -145,7 +146,7 @@ def best_guess(
     ``1 + PROGRESS_BONUS`` if the position after ``v`` has a safe cell, else
     ``1 - min p after v``. A close call (the candidates within :data:`TWO_STEP_MARGIN` of the
     best score, at most :data:`TWO_STEP_TOP`, once at most :data:`TWO_STEP_SHARE` of the cells
-    are covered) is decided one move deeper (:func:`two_step_safety`).
+    are covered) is decided one move deeper (:func:`solver.twostep.decide`).
 
     Candidates: the frontier cells least likely to be mines, and, when cells away from the
     numbers are about as safe, the ones with the fewest covered neighbours (likeliest zeros) and
@@ -154,7 +155,6 @@ def best_guess(
     analysis behind ``outlook`` counted, lets each trial recount only the components the
     candidate touches (:mod:`solver.lookahead`).
     """
-    probability = outlook.probability
     candidates = lookahead_candidates(cells, width, height, outlook, rng)
     if len(candidates) == 1:
         return candidates[0]
@@ -168,22 +168,16 @@ def best_guess(
             key=lambda j: -scores[j],
         )[:TWO_STEP_TOP]
         if covered <= TWO_STEP_SHARE * len(cells) and len(close) > 1:
-            scores = {}
-            for j in close:
-                # A cell sure to score clearly below the best so far is cut short: it is not
-                # chosen, whatever its exact score.
-                floor = max(scores.values(), default=-1.0) - 2 * TIE
-                alive = 1.0 - probability[j]
-                at_least = floor / alive if floor > 0 and alive > 0 else None
-                safety = two_step_safety(
-                    cells, width, height, mines, j, outlook, ahead, at_least, memo
-                )
-                scores[j] = alive * safety
+            scores = twostep.decide(cells, width, height, mines, close, outlook, ahead, memo)
     best, best_score = candidates[0], -1.0
     for j in candidates:
         score = scores.get(j, -1.0)
         if score > best_score + TIE:
             best, best_score = j, score
+    if ahead is not None:
+        # The analysis after the move finds the count of the component its number makes.
+        for v in range(9):
+            ahead.seed(best, v)
     return best
 
 
@@ -222,15 +216,46 @@ def _one_step_scores(
     found: a cut cell could not have been chosen. ``ahead``, the position's trial reveals
     (:func:`_lookahead`), recounts only the components the candidate touches.
     """
+    # A score further below the best than this counts for nothing: it is not chosen, nor
+    # looked at again two steps ahead.
+    gap = max(TWO_STEP_MARGIN, TIE) + TIE
+    return _scores_until(cells, width, height, mines, candidates, outlook, ahead, None, gap)[0]
+
+
+def _scores_until(
+    cells: list[str],
+    width: int,
+    height: int,
+    mines: int,
+    candidates: list[int],
+    outlook: frontier.Outlook,
+    ahead: Lookahead | None,
+    enough: float | None = None,
+    gap: float = 2 * TIE,
+) -> tuple[dict[int, float], float | None]:
+    """:func:`_one_step_scores`, and None; with ``enough``, cut short once the best score is
+    sure to stay below it: the scores so far and an upper bound of the best (below ``enough``).
+
+    A candidate sure to score more than ``gap`` below the best so far stops counting its
+    numbers: its score is then an upper bound of it, itself that far below the best.
+    """
     probability = outlook.probability
     scores: dict[int, float] = {}
     for j in sorted(candidates, key=lambda j: probability[j]):
-        bound = (1.0 - probability[j]) * (1.0 + PROGRESS_BONUS) + _SLACK
-        if scores and bound < max(scores.values()) - 2 * TIE:
+        alive = 1.0 - probability[j]
+        bound = alive * (1.0 + PROGRESS_BONUS) + _SLACK
+        best = max(scores.values(), default=None)
+        if best is not None and bound < best - 2 * TIE:
             break
-        safety = next_move_safety(cells, width, height, mines, j, outlook, ahead)
-        scores[j] = (1.0 - probability[j]) * safety
-    return scores
+        if enough is not None:
+            # The candidates left score at most this one's bound.
+            ceiling = bound if best is None else max(bound, best)
+            if ceiling < enough:
+                return scores, ceiling
+        below = (best - gap) / alive if best is not None and best > gap and alive > 0 else None
+        safety = next_move_safety(cells, width, height, mines, j, outlook, ahead, below)
+        scores[j] = alive * safety
+    return scores, None
 
 
 def _reveal(
@@ -238,15 +263,22 @@ def _reveal(
 ) -> tuple[list[str], range]:
     """The board to write ``j``'s number into (the mines ``outlook`` settled flagged) and the
     numbers ``j`` may show."""
+    trial = list(cells)
+    for k in outlook.mines:
+        trial[k] = "F"
+    return trial, _numbers(cells, width, height, j, outlook)
+
+
+def _numbers(
+    cells: Sequence[str], width: int, height: int, j: int, outlook: frontier.Outlook
+) -> range:
+    """The numbers ``j`` may show."""
     from solver.board import neighbour_table
 
     around = neighbour_table(width, height)[j]
     known = sum(cells[k] in "F*X" or k in outlook.mines for k in around)
     open_around = sum(cells[k] in ".?" and k not in outlook.mines for k in around)
-    trial = list(cells)
-    for k in outlook.mines:
-        trial[k] = "F"
-    return trial, range(known, known + open_around + 1)
+    return range(known, known + open_around + 1)
 
 
 def _weighted_mean(weights: list[tuple[int, float]]) -> float:
@@ -296,16 +328,31 @@ def next_move_safety(
     j: int,
     outlook: frontier.Outlook,
     ahead: Lookahead | None = None,
+    below: float | None = None,
 ) -> float:
-    """Chance to survive the move after opening ``j``, given ``j`` is safe."""
-    trial, numbers = _reveal(cells, width, height, j, outlook)
+    """Chance to survive the move after opening ``j``, given ``j`` is safe.
+
+    With ``below``, the answer may be cut short: once it is sure to fall below ``below`` (the
+    numbers not yet counted worth at most ``1 + PROGRESS_BONUS``), an upper bound of it, itself
+    below ``below``."""
+    numbers = _numbers(cells, width, height, j, outlook)
+    trial: list[str] | None = None  # the board, made only if a number must be analysed on it
     weights: list[tuple[int, float]] = []
+    # Every layout with j safe, for the bound: known only from trial reveals.
+    everything = ahead.layouts_safe(j) if below is not None and ahead is not None else None
+    counted, mass = 0, 0.0
     for v in numbers:
+        if everything:
+            bound = (mass + (everything - counted) * (1.0 + PROGRESS_BONUS)) / everything
+            if bound + _SLACK < below:  # type: ignore[operator]
+                return bound + _SLACK
         outcome = _trial(ahead, j, v)
         if outcome is not None:
             solutions, has_safe = outcome.solutions, outcome.has_safe
             lowest = None if outcome.lowest is None else float(outcome.lowest)
         else:
+            if trial is None:
+                trial = _reveal(cells, width, height, j, outlook)[0]
             trial[j] = str(v)
             try:
                 after = frontier.analyse(trial, width, height, mines)
@@ -322,6 +369,8 @@ def next_move_safety(
         else:
             safety = 1.0  # nothing covered left: the game is won
         weights.append((solutions, safety))
+        counted += solutions
+        mass += solutions * safety
     return _weighted_mean(weights)
 
 
@@ -334,92 +383,6 @@ def _trial(ahead: Lookahead | None, j: int, v: int) -> Trial | None:
         return ahead.reveal(j, v)
     except NotExact:
         return None
-
-
-def two_step_safety(
-    cells: list[str],
-    width: int,
-    height: int,
-    mines: int,
-    j: int,
-    outlook: frontier.Outlook,
-    ahead: Lookahead | None = None,
-    at_least: float | None = None,
-    memo: CountMemo | None = None,
-) -> float:
-    """:func:`next_move_safety` one move deeper: the value of the position after ``j``.
-
-    For each number ``v`` that ``j`` may show (weighted by its count of layouts, given ``j`` is
-    safe), ``1 + PROGRESS_BONUS`` if the position after ``v`` has a safe cell, else that
-    position's best one-step score ``max_c (1 - p(c)) * next_move_safety(c)`` (over its
-    :func:`lookahead_candidates`): the chance to survive the next guess and the one after it,
-    where :func:`next_move_safety` counts only the next. ``ahead`` (the position's trial
-    reveals, :func:`_lookahead`) settles the numbers that leave a safe cell or none at all
-    without analysing the board after them.
-
-    With ``at_least``, the answer may be cut short: once the value is sure to fall below
-    ``at_least``, an upper bound of it (itself below ``at_least``) is returned instead. A number
-    whose position has no safe cell is worth at most ``(1 - lowest p) * (1 + PROGRESS_BONUS)``
-    there, so the bound costs no look-ahead; the costliest numbers are counted last.
-    """
-    trial, numbers = _reveal(cells, width, height, j, outlook)
-    values: dict[int, tuple[int, float]] = {}  # number -> (layouts, value), exact
-    pending: list[tuple[float, int, int, list[str], frontier.Outlook, frontier.Counted | None]] = []
-    for v in numbers:
-        known = _trial(ahead, j, v)
-        if known is not None and (known.solutions == 0 or known.has_safe):
-            if known.solutions:
-                values[v] = (known.solutions, 1.0 + PROGRESS_BONUS)
-            continue
-        trial[j] = str(v)
-        try:
-            after, counted = frontier.survey(trial, width, height, mines, memo=memo)
-        except ContradictionError:
-            continue
-        if after.solutions == 0:
-            continue
-        if after.safe:
-            values[v] = (after.solutions, 1.0 + PROGRESS_BONUS)
-            continue
-        choices = [p for p in after.probability.values() if p < 1.0]
-        if not choices:
-            values[v] = (after.solutions, 1.0)  # nothing covered left but mines: won
-            continue
-        bound = (1.0 - min(choices)) * (1.0 + PROGRESS_BONUS) + _SLACK
-        pending.append((after.solutions * bound, v, after.solutions, list(trial), after, counted))
-    total = sum(n for n, _s in values.values()) + sum(item[2] for item in pending)
-    if not total:
-        return 0.0
-    # Heaviest first: counting them narrows the bound the most.
-    pending.sort(key=lambda item: -item[0])
-    known_mass = sum(n * s for n, s in values.values())
-    open_mass = sum(item[0] for item in pending)
-    for mass, v, solutions, board, after, counted in pending:
-        if at_least is not None and (known_mass + open_mass) / total < at_least:
-            return (known_mass + open_mass) / total
-        value = _one_step_value(board, width, height, mines, after, counted, memo)
-        values[v] = (solutions, value)
-        known_mass += solutions * value
-        open_mass -= mass
-    # In the order of the numbers, as one sum: the value does not depend on the cut.
-    return _weighted_mean([values[v] for v in sorted(values)])
-
-
-def _one_step_value(
-    cells: list[str],
-    width: int,
-    height: int,
-    mines: int,
-    outlook: frontier.Outlook,
-    counted: frontier.Counted | None,
-    memo: CountMemo | None = None,
-) -> float:
-    """The best one-step score of a position: ``max_c (1 - p(c)) * next_move_safety(c)``."""
-    # A fixed generator: the candidates' order must not draw on the game's own.
-    candidates = lookahead_candidates(cells, width, height, outlook, random.Random(0))
-    ahead = _lookahead(cells, width, height, outlook, counted, memo)
-    scores = _one_step_scores(cells, width, height, mines, candidates, outlook, ahead)
-    return max(scores.values(), default=0.0)
 
 
 def endgame_guess(

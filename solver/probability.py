@@ -30,7 +30,9 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from fractions import Fraction
+from functools import lru_cache
 from math import comb
+from operator import mul, sub
 
 import numpy as np
 
@@ -127,41 +129,56 @@ class ComponentCount:
 
 
 def _elimination_order(cons: Constraints, comp: Component) -> list[int]:
-    """Order the groups so that few numbers are open (half assigned) at any time."""
+    """Order the groups so that few numbers are open (half assigned) at any time.
+
+    The order depends only on which numbers each group touches: it is made once per such
+    structure (:func:`_order_of`) and kept. Any order counts the same; this one counts fast.
+    """
+    local = {c: i for i, c in enumerate(comp.constraints)}
     groups = cons.groups
+    structure = tuple(tuple(local[c] for c in groups[g].constraints) for g in comp.groups)
+    return [comp.groups[i] for i in _order_of(structure)]
+
+
+@lru_cache(maxsize=4096)
+def _order_of(structure: tuple[tuple[int, ...], ...]) -> tuple[int, ...]:
+    """:func:`_elimination_order` of groups ``0..n-1``, group ``g`` touching the numbers
+    ``structure[g]``."""
     remaining_in: dict[int, int] = {}
-    for g in comp.groups:
-        for c in groups[g].constraints:
-            remaining_in[c] = remaining_in.get(c, 0) + 1
     group_of: dict[int, list[int]] = {}
-    for g in comp.groups:
-        for c in groups[g].constraints:
+    for g, touching in enumerate(structure):
+        for c in touching:
+            remaining_in[c] = remaining_in.get(c, 0) + 1
             group_of.setdefault(c, []).append(g)
     active: set[int] = set()
-    left = set(comp.groups)
+    left = set(range(len(structure)))
     candidates: set[int] = set()
     order: list[int] = []
     while left:
         pool = candidates or left
         best, best_key = -1, None
         for g in pool:
-            cs = groups[g].constraints
-            opened = sum(c not in active for c in cs)
-            closed = sum(remaining_in[c] == 1 for c in cs)
+            cs = structure[g]
+            opened = closed = 0
+            for c in cs:
+                if c not in active:
+                    opened += 1
+                if remaining_in[c] == 1:
+                    closed += 1
             key = (opened - closed, opened, -len(cs), g)
             if best_key is None or key < best_key:
                 best, best_key = g, key
         order.append(best)
         left.discard(best)
         candidates.discard(best)
-        for c in groups[best].constraints:
+        for c in structure[best]:
             remaining_in[c] -= 1
             if remaining_in[c] == 0:
                 active.discard(c)
             else:
                 active.add(c)
                 candidates.update(g for g in group_of[c] if g in left)
-    return order
+    return tuple(order)
 
 
 def count_component(
@@ -240,11 +257,16 @@ def count_component(
         nxt_moved: dict[tuple[int, ...], int] = {}
         trans = []
         ways = [comb(size, k) for k in range(size + 1)]
-        # The next state: the kept numbers, less k where the group is one of their cells.
-        kept = [(c, c in where) for c in keep]
+        # The next state: the kept numbers, less k where the group is one of their cells
+        # (lowered[k], subtracted from them all at once).
+        lowered = [tuple(k if c in where else 0 for c in keep) for k in range(size + 1)]
+        lowers = any(c in where for c in keep)
         for state, poly in forward[-1].items():
             ext = state + new_values
-            top = min(size, min((ext[c] for c in where), default=size))
+            top = size
+            for c in where:
+                if ext[c] < top:
+                    top = ext[c]
             work += (top + 1) * words
             if work > MAX_WORK:
                 return _approximate_component(cons, comp)
@@ -255,8 +277,9 @@ def count_component(
                 )
             else:
                 choices = range(top + 1)
+            same = tuple([ext[c] for c in keep])
             for k in choices:
-                key = tuple(ext[c] - k if lowered else ext[c] for c, lowered in kept)
+                key = tuple(map(sub, same, lowered[k])) if k and lowers else same
                 term = ways[k] * (poly << (k * unit))
                 nxt[key] = nxt.get(key, 0) + term
                 if k:
@@ -414,17 +437,16 @@ def combine(cons: Constraints, mines: int, counts: list[ComponentCount]) -> Anal
         elif p == 1:
             certain.extend(cells)
 
+    # ways[x]: the fillings of the outside cells when the components hold x mines.
+    ways = [outside_ways(x) for x in range(len(everything))]
     for i, count in enumerate(counts):
         others = poly_mul(prefix[i], suffix[i + 1])
         # weight[m]: layouts of everything else, given this component holds m mines.
-        weight = [
-            sum(o * outside_ways(m + j) for j, o in enumerate(others) if o)
-            for m in range(len(totals[i]))
-        ]
+        weight = [sum(map(mul, others, ways[m:])) for m in range(len(totals[i]))]
         for g in count.component.groups:
             group = cons.groups[g]
             if count.exact:
-                mass = sum(e * w for e, w in zip(count.weighted[g], weight, strict=False) if e)
+                mass = sum(map(mul, count.weighted[g], weight))
                 settle(group.cells, Fraction(mass, solutions * group.size))
             else:
                 settle(group.cells, Fraction(count.approx[g]).limit_denominator(10**6))

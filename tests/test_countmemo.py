@@ -77,3 +77,38 @@ def test_covered_around_counts_each_cells_covered_neighbours():
     table = neighbour_table(7, 5)
     want = [sum(cells[k] in ".?" for k in table[i]) for i in range(35)]
     assert covered_neighbours(cells, 7, 5) == want
+
+
+def test_a_count_seeded_from_a_trial_is_the_count_of_the_board_after_it():
+    """:meth:`Lookahead.seed` gives the memo the component a reveal makes; the analysis of the
+    board after the reveal (settled mines flagged, as the look-ahead and the game leave it)
+    finds it there, and analyses that board exactly as counting afresh does."""
+    from solver.board import neighbour_table
+    from solver.errors import ContradictionError
+    from solver.probability import combine
+
+    found = 0
+    for cells in expert_positions(6, seed=172):
+        outlook, counted = frontier.survey(cells, 30, 16, 99)
+        if outlook.safe:
+            continue
+        for j in sorted(outlook.probability, key=lambda k: outlook.probability[k])[:6]:
+            for v in range(len(neighbour_table(30, 16)[j]) + 1):
+                memo = CountMemo()  # only the seeded count can be found in it
+                ahead = Lookahead(
+                    cells, 30, 16, counted.constraints, counted.counts, outlook.mines, memo
+                )
+                ahead.seed(j, v)
+                board = list(cells)
+                for k in outlook.mines:
+                    board[k] = "F"
+                board[j] = str(v)
+                try:
+                    cons = board_constraints(Board.from_cells(board, 30, 16), 99)
+                    fresh = combine(cons, 99, [count_component(cons, c) for c in cons.components])
+                except ContradictionError:
+                    continue
+                seeded = combine(cons, 99, count_components(cons, memo))
+                assert (seeded.solutions, seeded.pools) == (fresh.solutions, fresh.pools)
+                found += memo.hits
+    assert found > 30

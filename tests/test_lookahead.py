@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import random
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -227,3 +228,34 @@ def test_the_super_board_move_and_its_timing():
     assert abs(move.p_mine - 0.08875309776195209) < 1e-12
     probabilities, whole = move_time(path, repeat=1)
     assert 0 < probabilities < whole
+
+
+def test_layouts_with_a_cell_safe_are_its_trials_summed():
+    for cells in expert_positions(4, seed=41):
+        outlook, counted = survey(cells, 30, 16, 99)
+        ahead = Lookahead(cells, 30, 16, counted.constraints, counted.counts, outlook.mines)
+        for j in sorted(outlook.probability, key=lambda k: outlook.probability[k])[:8]:
+            whole = ahead.layouts_safe(j)
+            trials = sum(ahead.reveal(j, v).solutions for v in range(9))
+            assert whole == trials
+            # The analysis's own share of layouts with j safe, as a float.
+            assert whole / outlook.solutions == pytest.approx(1 - outlook.probability[j])
+
+
+def test_next_move_safety_cut_short_is_a_bound_below_the_floor():
+    """With ``below``, the chance is exact, or an upper bound of it that is below ``below``."""
+    checked = cut = 0
+    for cells in expert_positions(4, seed=42):
+        outlook, counted = survey(cells, 30, 16, 99)
+        ahead = Lookahead(cells, 30, 16, counted.constraints, counted.counts, outlook.mines)
+        for j in sorted(outlook.probability, key=lambda k: outlook.probability[k])[:6]:
+            exact = next_move_safety(cells, 30, 16, 99, j, outlook, ahead)
+            for below in (exact - 0.05, exact + 1e-6, exact + 0.02, exact + 0.1, 2.0):
+                got = next_move_safety(cells, 30, 16, 99, j, outlook, ahead, below)
+                if got != exact:
+                    assert exact - 1e-12 <= got < below
+                    cut += 1
+                else:
+                    assert exact >= below or got < below
+                checked += 1
+    assert checked >= 60 and cut >= 10

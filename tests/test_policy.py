@@ -6,7 +6,7 @@ import random
 
 import pytest
 
-from solver import frontier
+from solver import frontier, twostep
 from solver.board import Board, neighbour_table
 from solver.errors import ContradictionError, MinebotError
 from solver.frontier import analyse
@@ -236,7 +236,7 @@ def _numbers(cells: list[str], width: int, height: int, mines: int, j: int):
 
 
 def brute_two_step(cells: list[str], width: int, height: int, mines: int, j: int) -> float:
-    """:func:`solver.policy.two_step_safety` by listing layouts: a number that leaves no safe
+    """:func:`solver.twostep.two_step_safety` by listing layouts: a number that leaves no safe
     cell is worth the best (1 - p(c)) * brute_next_safety(c) of the position after it, over the
     cells the look-ahead would try there."""
     from solver.policy import PROGRESS_BONUS, lookahead_candidates
@@ -264,8 +264,6 @@ def brute_two_step(cells: list[str], width: int, height: int, mines: int, j: int
 
 
 def test_two_step_safety_is_the_brute_force_expectation():
-    from solver.policy import two_step_safety
-
     checked = 0
     for game, mines in game_positions(80, seed=30):
         board = game.board
@@ -275,7 +273,7 @@ def test_two_step_safety_is_the_brute_force_expectation():
             continue
         for j, p in outlook.probability.items():
             if p < 1.0:
-                got = two_step_safety(cells, board.width, board.height, mines, j, outlook)
+                got = twostep.two_step_safety(cells, board.width, board.height, mines, j, outlook)
                 want = brute_two_step(cells, board.width, board.height, mines, j)
                 assert got == pytest.approx(want, abs=1e-9)
                 checked += 1
@@ -308,7 +306,6 @@ def test_two_step_at_margin_zero_only_breaks_ties(monkeypatch):
 def test_two_step_safety_with_trial_reveals_is_the_same():
     """The position's trial reveals (``ahead``) settle numbers that leave a safe cell without an
     analysis: the value is the one a fresh analysis of every number gives."""
-    import solver.policy as policy
     from tests.test_lookahead import expert_positions
 
     for cells in expert_positions(3, seed=160):
@@ -316,15 +313,13 @@ def test_two_step_safety_with_trial_reveals_is_the_same():
         ahead = Lookahead(cells, 30, 16, counted.constraints, counted.counts, outlook.mines)
         lowest = sorted(outlook.probability, key=lambda j: outlook.probability[j])[:3]
         for j in lowest:
-            plain = policy.two_step_safety(cells, 30, 16, 99, j, outlook)
-            shared = policy.two_step_safety(cells, 30, 16, 99, j, outlook, ahead)
+            plain = twostep.two_step_safety(cells, 30, 16, 99, j, outlook)
+            shared = twostep.two_step_safety(cells, 30, 16, 99, j, outlook, ahead)
             assert shared == pytest.approx(plain, abs=1e-12)
 
 
 def test_two_step_safety_cut_short_is_a_bound_below_the_floor():
     """With ``at_least``, the value is exact, or an upper bound of it below ``at_least``."""
-    import solver.policy as policy
-
     checked = cut = 0
     for game, mines in game_positions(80, seed=31):
         board = game.board
@@ -334,9 +329,9 @@ def test_two_step_safety_cut_short_is_a_bound_below_the_floor():
             continue
         for j, p in outlook.probability.items():
             if p < 1.0:
-                exact = policy.two_step_safety(cells, board.width, board.height, mines, j, outlook)
+                exact = twostep.two_step_safety(cells, board.width, board.height, mines, j, outlook)
                 for at_least in (exact - 0.05, exact + 1e-6, exact + 0.05, 2.0):
-                    got = policy.two_step_safety(
+                    got = twostep.two_step_safety(
                         cells, board.width, board.height, mines, j, outlook, at_least=at_least
                     )
                     if exact >= at_least:
@@ -346,3 +341,30 @@ def test_two_step_safety_cut_short_is_a_bound_below_the_floor():
                         cut += 1
                     checked += 1
     assert checked > 100 and cut > 10
+
+
+def test_two_step_cut_short_with_trial_reveals_is_a_bound_below_the_floor():
+    """On expert positions, with the position's trial reveals and a memo (as in play): cut at
+    any floor, the value is the exact one or an upper bound of it below the floor, and the
+    exact one is what a fresh analysis of every number gives."""
+    from solver.countmemo import CountMemo
+    from tests.test_lookahead import expert_positions
+
+    checked = cut = 0
+    for cells in expert_positions(4, seed=161):
+        outlook, counted = frontier.survey(cells, 30, 16, 99)
+        memo = CountMemo()
+        ahead = Lookahead(cells, 30, 16, counted.constraints, counted.counts, outlook.mines, memo)
+        for j in sorted(outlook.probability, key=lambda j: outlook.probability[j])[:3]:
+            plain = twostep.two_step_safety(cells, 30, 16, 99, j, outlook)
+            exact = twostep.two_step_safety(cells, 30, 16, 99, j, outlook, ahead, None, memo)
+            assert exact == pytest.approx(plain, abs=1e-12)
+            for at_least in (exact - 0.05, exact - 1e-6, exact + 1e-6, exact + 0.02, 2.0):
+                got = twostep.two_step_safety(cells, 30, 16, 99, j, outlook, ahead, at_least, memo)
+                if exact >= at_least:
+                    assert got == exact
+                else:
+                    assert exact - 1e-12 <= got < at_least
+                    cut += got != exact
+                checked += 1
+    assert checked >= 40 and cut >= 10
