@@ -12,6 +12,8 @@ from __future__ import annotations
 
 import numpy as np
 
+from bot.reading.whole import SIDES
+
 
 def steady_moves(
     quality: np.ndarray,
@@ -160,9 +162,8 @@ def unlike_sides_off(
         if inner_distance.size < UNLIKE_SAMPLES:
             break
         typical = {
-            int(c): float(np.median(inner_distance[inner_classes == c]))
-            for c in np.unique(inner_classes)
-            if (inner_classes == c).sum() >= UNLIKE_SAMPLES
+            c: float(np.median(inner_distance[inner_classes == c]))
+            for c in _often_inside(classes, (x0, y0, x1, y1))
         }
         overall = float(np.median(inner_distance))
         # A class seldom seen in the middle half may be common nearer the sides (a board's
@@ -176,12 +177,7 @@ def unlike_sides_off(
             for c in np.unique(rest_classes)
             if int(c) not in typical and (rest_classes == c).sum() >= UNLIKE_SAMPLES
         }
-        cuts: dict[str, tuple[int | slice, int | slice]] = {
-            "left": (slice(y0, y1 + 1), x0),
-            "right": (slice(y0, y1 + 1), x1),
-            "top": (y0, slice(x0, x1 + 1)),
-            "bottom": (y1, slice(x0, x1 + 1)),
-        }
+        cuts = {side: _line((x0, y0, x1, y1), side) for side in SIDES}
         unlike = [
             side
             for side, cut in cuts.items()
@@ -215,30 +211,46 @@ def margin_depths(
     (0, 1, 1, 0)
     """
     x0, y0, x1, y1 = box
-    ix0, iy0, ix1, iy1 = middle_half(box)
-    inner = classes[iy0 : iy1 + 1, ix0 : ix1 + 1]
-    seen = {int(c) for c in np.unique(inner) if (inner == c).sum() >= UNLIKE_SAMPLES}
+    seen = set(_often_inside(classes, box))
 
     def margin(line: np.ndarray, known: np.ndarray) -> bool:
         kinds = {int(c) for c in line[known]}
         return len(kinds) <= 1 and not kinds & seen
 
     depths = []
-    for side in ("left", "top", "right", "bottom"):
-        depth = 0
+    for side in SIDES:
         span = x1 - x0 if side in ("left", "right") else y1 - y0
+        depth = 0
         while depth < min(MARGIN_DEPTH, span // 2):
-            if side in ("left", "right"):
-                x = x0 + depth if side == "left" else x1 - depth
-                cut: tuple[int | slice, int | slice] = (slice(y0, y1 + 1), x)
-            else:
-                y = y0 + depth if side == "top" else y1 - depth
-                cut = (y, slice(x0, x1 + 1))
+            cut = _line(box, side, depth)
             if not margin(classes[cut], clear[cut]):
                 break
             depth += 1
         depths.append(depth)
     return depths[0], depths[1], depths[2], depths[3]
+
+
+def _line(
+    box: tuple[int, int, int, int], side: str, depth: int = 0
+) -> tuple[int | slice, int | slice]:
+    """The index (``[rows, cols]``) of the line ``depth`` lines in from ``side`` of ``box``
+    (x0, y0, x1, y1, inclusive).
+
+    >>> _line((1, 2, 5, 6), "right", 1)
+    (slice(2, 7, None), 4)
+    """
+    x0, y0, x1, y1 = box
+    if side in ("left", "right"):
+        return slice(y0, y1 + 1), (x0 + depth if side == "left" else x1 - depth)
+    return (y0 + depth if side == "top" else y1 - depth), slice(x0, x1 + 1)
+
+
+def _often_inside(classes: np.ndarray, box: tuple[int, int, int, int]) -> list[int]:
+    """The classes at least :data:`UNLIKE_SAMPLES` cells of the middle half of ``box`` read as
+    (:func:`middle_half`)."""
+    ix0, iy0, ix1, iy1 = middle_half(box)
+    inner = classes[iy0 : iy1 + 1, ix0 : ix1 + 1]
+    return [int(c) for c in np.unique(inner) if (inner == c).sum() >= UNLIKE_SAMPLES]
 
 
 def _unlike(

@@ -30,6 +30,7 @@ import numpy as np
 
 from bot.errors import BoardNotFoundError, LatticeError, TwoBoardsError
 from bot.reading.anchors import FLAT_VARIANCE
+from bot.reading.classify import CellScores
 from bot.reading.extent import MIN_BOARD_CELLS, Candidate, Located, board_extent, placed_lines
 from bot.reading.grid import Grid
 from bot.reading.lattice import find_lattice
@@ -38,7 +39,7 @@ from bot.reading.recolour import (
     aligned_seeds,
     learn_curve,
     looks_recoloured,
-    loosely_shown_nowhere,
+    loose_drawn,
     nearer_recoloured,
     rough_curves,
     seed_grids,
@@ -90,14 +91,15 @@ def locate_board(frame_bgr: np.ndarray, skins: Sequence[Skin] | None = None) -> 
     return refined_phase(frame, _locate_any(frame, skins))
 
 
-def _other_game(frame: np.ndarray, located: Located, skins: Sequence[Skin]) -> str | None:
-    """Why the board found as drawn is not ``located.skin``'s: its cells look far more like
+def _other_game(
+    frame: np.ndarray, located: Located, skins: Sequence[Skin], loose: CellScores | None
+) -> str | None:
+    """Why the board found as drawn is not ``located.skin``'s: its cells (``loose``: read as
+    drawn when they fit loosely, :func:`~bot.reading.recolour.loose_drawn`) look far more like
     another game's in other colours (:func:`~bot.reading.recolour.nearer_recoloured`); or
     None."""
-    if located.tone is not None:
-        return None
     others = [s for s in skins if s.name != located.skin.name]
-    nearer = nearer_recoloured(frame, located.grid, located.skin, others)
+    nearer = nearer_recoloured(frame, located.grid, located.skin, others, loose)
     if nearer is None:
         return None
     return (
@@ -119,9 +121,12 @@ def _reads(frame: np.ndarray, located: Located, shown: bool = False) -> bool:
     return clear and (not shown or shown_nowhere(scores.chars) is None)
 
 
-def _as_drawn(frame: np.ndarray, located: Located, skins: Sequence[Skin]) -> Located:
-    """``located``, unless its cells look far more like another game's (refused)."""
-    why = _other_game(frame, located, skins)
+def _as_drawn(
+    frame: np.ndarray, located: Located, skins: Sequence[Skin], loose: CellScores | None
+) -> Located:
+    """``located`` (found as drawn; ``loose``: see :func:`_other_game`), unless its cells look
+    far more like another game's (refused)."""
+    why = _other_game(frame, located, skins, loose)
     if why is not None:
         raise BoardNotFoundError(why)
     return located
@@ -151,11 +156,14 @@ def _locate_any(frame: np.ndarray, skins: Sequence[Skin]) -> Located:
     if not recoloured_first:
         try:
             chosen = _choose(look, boards, skins, whole=whole)
+            loose = loose_drawn(frame, chosen.grid, chosen.skin)
             # Cells that fit loosely and make no board a game shows: perhaps the skin's
             # board in other colours (before another game's is thought of).
-            if loosely_shown_nowhere(frame, chosen.grid, chosen.skin):
-                chosen = _locate_recoloured(frame, skins, lattice) or chosen
-            return _as_drawn(frame, chosen, skins)
+            if loose is not None and shown_nowhere(loose.chars) is not None:
+                recoloured = _locate_recoloured(frame, skins, lattice)
+                if recoloured is not None:
+                    return recoloured
+            return _as_drawn(frame, chosen, skins, loose)
         except TwoBoardsError:
             raise
         except BoardNotFoundError as refused:
@@ -175,7 +183,7 @@ def _locate_any(frame: np.ndarray, skins: Sequence[Skin]) -> Located:
         # tiles 20 levels darker, for winmine's at 125 %; xdemineur's at gamma 0.8): a board
         # whose cells look far more like another game's, or do not all read as the reader
         # reads them, is looked for in the screen's colours next.
-        why = _other_game(frame, located, skins)
+        why = _other_game(frame, located, skins, loose_drawn(frame, located.grid, located.skin))
         if why is not None:
             first = first or BoardNotFoundError(why)
         elif _reads(frame, located):
@@ -193,7 +201,8 @@ def _locate_any(frame: np.ndarray, skins: Sequence[Skin]) -> Located:
     if unread is not None:
         return unread  # the reader names the cells it cannot read
     if first is None:
-        return _as_drawn(frame, _choose(look, boards, skins, whole=whole), skins)
+        chosen = _choose(look, boards, skins, whole=whole)
+        return _as_drawn(frame, chosen, skins, loose_drawn(frame, chosen.grid, chosen.skin))
     raise first
 
 

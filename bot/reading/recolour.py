@@ -26,6 +26,7 @@ from functools import lru_cache
 import numpy as np
 
 from bot.reading.anchors import line_offsets, matches_at_pitch, place_lattice
+from bot.reading.classify import CellScores
 from bot.reading.grid import Grid
 from bot.reading.regions import (
     candidate_pitches,
@@ -354,37 +355,49 @@ NEARER_FACTOR = 2.0
 NEARER_CLEAR_SHARE = 0.9
 
 
+def loose_drawn(frame: np.ndarray, grid: Grid, skin: Skin) -> CellScores | None:
+    """The cells of ``grid`` read as drawn, when they fit ``skin`` loosely (mean distance over
+    half its tolerance); None when they fit closely, or for a skin whose game draws its cells
+    anew at each size (``scales_with_window``): its images stand in for cells drawn at other
+    sizes and fit even its own cells loosely (see :data:`MAX_REDRAWN_DISTANCE`), so looseness
+    tells nothing there. Loose cells may be another game's (:func:`nearer_recoloured`), or the
+    skin's own in other colours: sgt-mines' covered tiles and its 0s differ at 18 px only in
+    their edge lines and by 12 levels inside, and at contrast 0.85 a fresh board's covered
+    cells read as 0s within the tolerance, a board no game shows."""
+    from bot.reading.classify import classify_cells
+
+    if skin.scales_with_window:
+        return None
+    drawn = classify_cells(frame, grid, skin)
+    return drawn if float(drawn.distance.mean()) > skin.tolerance / 2 else None
+
+
 def nearer_recoloured(
-    frame: np.ndarray, grid: Grid, skin: Skin, others: Sequence[Skin]
+    frame: np.ndarray, grid: Grid, skin: Skin, others: Sequence[Skin], loose: CellScores | None
 ) -> Skin | None:
     """The one of ``others`` whose images, through the tone curve learnt from the cells of
     ``grid``, are :data:`NEARER_FACTOR` times nearer those cells than ``skin``'s (read through
-    its own curve, or as drawn); None when none is, or ``skin`` fits closely anyway.
+    its own curve, or as drawn); None when none is. ``loose``: the cells read as drawn when
+    they fit ``skin`` loosely (:func:`loose_drawn`); None, and nothing is compared, when they
+    fit closely (or ``skin`` draws its cells anew at each size: comparing would cost every
+    first read of such a board several other skins' curves).
 
     A game's board in other colours can pass for another game's as drawn, each cell within the
     tolerance: sgt-mines' won board 25-30 levels darker read as a winmine board (grey tiles,
     digits in the same colours), a 4 taken for winmine's 1. Through a curve, sgt-mines' own
     images are far nearer its cells, even where a few of them (:data:`NEARER_CLEAR_SHARE`) do
-    not read clearly on a grid placed for ``skin``.
-
-    A skin whose game draws its cells anew at each size (``scales_with_window``) is not
-    compared: its images stand in for cells drawn at other sizes and fit even its own cells
-    loosely (see :data:`MAX_REDRAWN_DISTANCE`), so looseness tells nothing there, and the
-    comparison would cost every first read of such a board several other skins' curves."""
+    not read clearly on a grid placed for ``skin``."""
     from bot.reading.classify import classify_cells
 
-    if skin.scales_with_window:
+    if loose is None:
         return None
 
     def distance(of: Skin, share: float = 1.0) -> float | None:
         scores = classify_cells(frame, grid, of, state=ReaderState(), adapt_tone=True)
         return float(scores.distance.mean()) if scores.clear(of).mean() >= share else None
 
-    drawn = classify_cells(frame, grid, skin)
-    own = float(drawn.distance.mean())
-    if own <= skin.tolerance / 2:
-        return None
-    if not drawn.clear(skin).all():  # else no curve is sought: the same reading again
+    own = float(loose.distance.mean())
+    if not loose.clear(skin).all():  # else no curve is sought: the same reading again
         through = distance(skin)
         own = own if through is None else min(own, through)
     for other in others:
@@ -392,20 +405,3 @@ def nearer_recoloured(
         if theirs is not None and theirs * NEARER_FACTOR < own:
             return other
     return None
-
-
-def loosely_shown_nowhere(frame: np.ndarray, grid: Grid, skin: Skin) -> bool:
-    """Whether the cells of ``grid``, read as drawn, fit ``skin`` loosely (mean distance over
-    half its tolerance) and make no board a game shows (:func:`~bot.reading.whole.shown_nowhere`):
-    perhaps the skin's board in other colours. sgt-mines' covered tiles and its 0s differ at
-    18 px only in their edge lines and by 12 levels inside: at contrast 0.85 a fresh board's
-    covered cells read as 0s within the tolerance. A skin whose game draws its cells anew at
-    each size is not asked (as in :func:`nearer_recoloured`)."""
-    from bot.reading.classify import classify_cells
-    from bot.reading.whole import shown_nowhere
-
-    if skin.scales_with_window:
-        return False
-    drawn = classify_cells(frame, grid, skin)
-    loose = float(drawn.distance.mean()) > skin.tolerance / 2
-    return loose and shown_nowhere(drawn.chars) is not None

@@ -323,7 +323,7 @@ def _corner_problem(strips: dict[str, _Strip], grid: Grid) -> str | None:
     }
     # A frame of a few pixels (xbomb's), or a picture ending a few pixels beyond a side,
     # leaves a strip too thin to compare: its corners are not judged, the others are. A
-    # corner is whole where the frame meets itself in either half of the strips.
+    # corner is whole where the frame meets itself in any band of the strips (_end_colours).
     broken = {
         (a, b)
         for (a, b), (ea, eb) in corners.items()
