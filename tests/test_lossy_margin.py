@@ -188,6 +188,10 @@ GROWN_OVER = [
     "sgt-mines-sizes/t18-intermediate-won",
     "sgt-mines-sizes/t32-intermediate-won",
     "sgt-mines-sizes/t48-beginner-mid",
+    # A 2x2 fragment of its 0s, read as drawn, fits loosely and is no board a game shows: the
+    # screen's colours are searched, but only a board read there as one shown stops the
+    # lossy look from finding the whole board.
+    "sgt-mines-sizes/t32-expert-won",
 ]
 
 

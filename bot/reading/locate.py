@@ -158,10 +158,12 @@ def _locate_any(frame: np.ndarray, skins: Sequence[Skin]) -> Located:
             chosen = _choose(look, boards, skins, whole=whole)
             loose = loose_drawn(frame, chosen.grid, chosen.skin)
             # Cells that fit loosely and make no board a game shows: perhaps the skin's
-            # board in other colours (before another game's is thought of).
+            # board in other colours (before another game's is thought of), taken only where
+            # a curve of the frame's own reads it as a board shown (else a JPEG's fragment of
+            # a won board, all 0s, went there and not to the lossy look that finds it whole).
             if loose is not None and shown_nowhere(loose.chars) is not None:
                 recoloured = _locate_recoloured(frame, skins, lattice)
-                if recoloured is not None:
+                if recoloured is not None and _reads(frame, recoloured, shown=True):
                     return recoloured
             return _as_drawn(frame, chosen, skins, loose)
         except TwoBoardsError:
