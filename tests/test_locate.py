@@ -284,12 +284,12 @@ def test_a_board_no_anchor_places_is_seeded_by_the_lattice(name, factor, anchore
     The lattice found without a skin seeds it, and it reads whole and exactly. (Anchors now
     place some: matched to a fraction of a pixel, the lattice moved to where its cells read
     closest, and at 250 %, a scaling winmine does not list, once the listed ones found none.)"""
-    import bot.reading.locate as locate
+    from bot.reading.choose import distinct_places, find_candidates, is_whole
 
     frame = cv2.imread(str(FIXTURES / f"{name}.png"))
     big = cv2.resize(frame, None, fx=factor, fy=factor, interpolation=cv2.INTER_NEAREST)
-    boards = locate._distinct(locate._candidates(FrameLook.of(big), skins))
-    placed = [c for c in boards if c.clean and locate._whole(big, c)]
+    boards = distinct_places(find_candidates(FrameLook.of(big), skins))
+    placed = [c for c in boards if c.clean and is_whole(big, c)]
     assert bool(placed) == anchored
     located = locate_board(big, skins)
     assert located.scale == pytest.approx(factor, abs=0.01)
