@@ -34,7 +34,7 @@ import numpy as np
 
 from bot.reading.skins import Skin
 from bot.reading.state import LastFrame, ReaderState, ToneCurve
-from bot.reading.tone import START_CURVES, Assigner, fit_tone
+from bot.reading.tone import START_CURVES, Assigner, fit_tone, flat_pixels
 
 if TYPE_CHECKING:
     from bot.reading.grid import Grid
@@ -375,8 +375,9 @@ def _fitted_curves(
     """The curves :func:`~bot.reading.tone.fit_tone` learns from the cells ``samples`` against
     the bank ``fit``, from each of :data:`~bot.reading.tone.START_CURVES` in turn."""
     assign = _assigner(samples, fit, skin, state)
+    flat = flat_pixels(fit.u8, fit.h, fit.w)
     for start in START_CURVES:
-        curve = fit_tone(samples, fit.u8, fit.mask, assign, skin.tolerance, start)
+        curve = fit_tone(samples, fit.u8, fit.mask, assign, skin.tolerance, start, flat)
         if curve is not None:
             yield curve
 
