@@ -120,11 +120,13 @@ def fit_tone(
     The smooth curve is found from the cells sure by squared difference; the curve returned
     is then made from the cells that read clearly through it: the smooth curve again, and each
     template value's own mean screen value where those cells agree on it, from the template
-    pixels ``flat`` ``[K, D]`` marks (default: all counted ones). Edge pixels are best left
-    out there: a cell drawn a fraction of a pixel off its template, or at another size, shows
-    its neighbour's colour at an edge pixel every time, and the value's mean agrees on it
-    (GNOME Mines' 26 px won board 20 levels brighter: its tiles' rounded corners, sampled
-    against the clipped white gap, put the 0's blue at 248, not 240, and no 0 read).
+    pixels ``flat`` ``[K, D]`` marks (default: all counted ones). The caller leaves out the
+    edge pixels of images made for another size than the game drew them at (stretched, a gap
+    kept): a cell so drawn shows its neighbour's colour at such a pixel every time, and the
+    value's mean agrees on it (GNOME Mines' 26 px won board 20 levels brighter: its tiles'
+    rounded corners, sampled against the clipped white gap, put the 0's blue at 248, not 240,
+    and no 0 read). An image as drawn keeps them: a bevel's thin highlight is seen nowhere
+    else.
 
     >>> rng = np.random.default_rng(1)
     >>> templates = rng.integers(30, 220, (3, 12), dtype=np.uint8)
