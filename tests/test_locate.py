@@ -332,3 +332,21 @@ def test_a_blanked_look_is_the_look_at_the_blanked_frame(size, skins):
             assert np.array_equal(blanked.small, fresh.small)
             for skin in skins:
                 assert np.array_equal(blanked.mask(skin), fresh.mask(skin)), skin.name
+
+
+def test_a_board_whose_period_a_busy_desktop_pulls_off_is_found_at_the_whole_pitch():
+    """sgt-mines' 13 px tiles pasted on a busy desktop: the key colours' period over the area
+    measured 12.89 px, where the anchors matched two cells and a 30x7 board grew, its rows
+    drifting off (refused as cut). A game drawing its cells itself draws whole pixels: the
+    nearest whole pitch is tried too, and the whole board reads exactly."""
+    from tests.fixtures import robustness as rb
+
+    name = "sgt-mines-sizes/t13-expert-first"
+    truth = read_board(str(FIXTURES / f"{name}.txt"))
+    runner = rb.Runner()
+    shot, _ = runner.shot(rb.Fixture(name, FIXTURES / f"{name}.png", str(truth)))
+    case = rb.CASE_BY_NAME["desktop-busy"]
+    picture = rb.build(case.kind, case.args, shot, shot, sum(map(ord, name + case.name)))
+    located = locate_board(picture.image)
+    assert (located.grid.cols, located.grid.rows) == (truth.width, truth.height)
+    assert read_frame(picture.image, located).board == truth

@@ -156,6 +156,16 @@ def search_area(
             again = _fitted_boards(frame, roi, skin, (xs, ys), (px, py), area, wider, noisy)
             if again and again[0].better_than(boards[0]):
                 boards = again
+        nearest = (float(round(px)), float(round(py)))
+        exact = bool(boards) and boards[0].clean and boards[0].distance < 1.0
+        draws_sizes = skin.scales_with_window or bool(skin.sizes)
+        if draws_sizes and not exact and nearest not in queue and nearest != (px, py):
+            # A game drawing its cells itself draws them whole pixels wide; the period they
+            # were tried at is measured to a fraction, and other things round a board pull it
+            # off (sgt-mines' 13 px tiles on a busy desktop: 12.89, where anchors matched two
+            # cells and a 30x7 board was grown, drifting off its rows): unless a board read
+            # exactly, the whole pitch is tried next.
+            queue.append(nearest)
         if not boards:
             continue
         if not best or boards[0].better_than(best[0]):
