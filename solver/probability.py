@@ -181,6 +181,13 @@ def _order_of(structure: tuple[tuple[int, ...], ...]) -> tuple[int, ...]:
     return tuple(order)
 
 
+@lru_cache(maxsize=4096)
+def _fillings_bits(size: int, cap: int) -> int:
+    """Bits of the number of ways to fill ``size`` cells with at most ``cap`` mines (asked
+    for every group of every count: kept, not summed again)."""
+    return sum(comb(size, k) for k in range(cap + 1)).bit_length()
+
+
 def count_component(
     cons: Constraints,
     comp: Component,
@@ -213,7 +220,7 @@ def count_component(
                 size,
                 min((cons.constraints[c].value for c in groups[g].constraints), default=size),
             )
-            fillings += sum(comb(size, k) for k in range(cap + 1)).bit_length()
+            fillings += _fillings_bits(size, cap)
         bits = fillings + max(1, n_cells).bit_length() + 2
         pack = Packing((bits + 7) // 8 * 8, marks + 1, most_mines + 1)
     else:
