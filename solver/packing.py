@@ -19,6 +19,8 @@ from __future__ import annotations
 import struct
 from dataclasses import dataclass
 
+import numpy as np
+
 #: struct's format of an unsigned slot of so many bytes, for the sizes it has one.
 _FORMATS = {1: "B", 2: "H", 4: "I", 8: "Q"}
 
@@ -84,6 +86,12 @@ class Packing:
         fmt = _FORMATS.get(nbytes)
         if fmt is not None:  # slots of a machine word's size: read all at once
             values = list(struct.unpack_from(f"<{slots}{fmt}", raw))
+        elif nbytes < 8:
+            # Slots narrower than the next machine word: read that word at every slot's start
+            # (raw holds a slot more, so the last read stays inside) and keep the slot's bytes.
+            word = 4 if nbytes == 3 else 8
+            reads = np.ndarray((slots,), f"<u{word}", raw, 0, (nbytes,))
+            values = (reads & ((1 << 8 * nbytes) - 1)).tolist()
         else:
             values = [
                 int.from_bytes(raw[i : i + nbytes], "little")

@@ -233,12 +233,23 @@ def count_component(
     words = pack.size // 64 + 1
     work = 0
 
+    def folded(polys: dict[tuple[int, ...], int]) -> dict[tuple[int, ...], int]:
+        """``polys`` with each polynomial folded (:meth:`Packing.fold`): the same dict when
+        the packing is not cyclic, and only those past its size folded when it is."""
+        if not pack.cyclic:
+            return polys
+        size, fold = pack.size, pack.fold
+        return {key: fold(poly) if poly >> size else poly for key, poly in polys.items()}
+
     last: dict[int, int] = {}
     for i, g in enumerate(order):
         for c in groups[g].constraints:
             last[c] = i
 
-    steps = []  # per group: (size, indices into the extended state, keep indices)
+    # Per group: its size, the values of the numbers it opens, where its numbers are in the
+    # extended state, the indices kept and closed, and lowered[k]: what k mines in the group
+    # take from the kept numbers (None when it is none of theirs).
+    steps = []
     units: list[int] = []  # per group: the shift of one of its mines in the packed polynomial
     active: list[int] = []
     for i, g in enumerate(order):
@@ -248,9 +259,15 @@ def count_component(
         keep = [k for k, c in enumerate(extended) if last[c] != i]
         closing = [k for k, c in enumerate(extended) if last[c] == i]
         unit = pack.unit(g in marked)
-        steps.append(
-            (groups[g].size, tuple(cons.constraints[c].value for c in new), where, keep, closing)
-        )
+        size = groups[g].size
+        in_where = [c in where for c in keep]
+        lowered = None
+        if any(in_where):
+            # A group holds no more mines than the least of its numbers' values.
+            most = min([size] + [cons.constraints[c].value for c in groups[g].constraints])
+            lowered = [tuple([k if f else 0 for f in in_where]) for k in range(most + 1)]
+        values = tuple(cons.constraints[c].value for c in new)
+        steps.append((size, values, where, keep, closing, lowered))
         units.append(unit)
         active = [extended[k] for k in keep]
 
@@ -259,15 +276,13 @@ def count_component(
     forward: list[dict[tuple[int, ...], int]] = [{(): 1}]
     moved: list[dict[tuple[int, ...], int]] = [{}]
     transitions: list[list[tuple[tuple[int, ...], int, tuple[int, ...]]]] = []
-    for (size, new_values, where, keep, closing), unit in zip(steps, units, strict=True):
+    for (size, new_values, where, keep, closing, lowered), unit in zip(steps, units, strict=True):
         nxt: dict[tuple[int, ...], int] = {}
         nxt_moved: dict[tuple[int, ...], int] = {}
         trans = []
         ways = [comb(size, k) for k in range(size + 1)]
         # The next state: the kept numbers, less k where the group is one of their cells
         # (lowered[k], subtracted from them all at once).
-        lowered = [tuple(k if c in where else 0 for c in keep) for k in range(size + 1)]
-        lowers = any(c in where for c in keep)
         for state, poly in forward[-1].items():
             ext = state + new_values
             top = size
@@ -286,15 +301,14 @@ def count_component(
                 choices = range(top + 1)
             same = tuple([ext[c] for c in keep])
             for k in choices:
-                key = tuple(map(sub, same, lowered[k])) if k and lowers else same
+                key = tuple(map(sub, same, lowered[k])) if k and lowered else same
                 term = ways[k] * (poly << (k * unit))
                 nxt[key] = nxt.get(key, 0) + term
                 if k:
                     nxt_moved[key] = nxt_moved.get(key, 0) + k * term
                 trans.append((state, k, key))
-        fold = pack.fold
-        forward.append({key: fold(poly) for key, poly in nxt.items()})
-        moved.append({key: fold(poly) for key, poly in nxt_moved.items()})
+        forward.append(folded(nxt))
+        moved.append(folded(nxt_moved))
         transitions.append(trans)
 
     # Backward pass: backward[i] maps a state at boundary i -> packed polynomial over the mines
@@ -311,7 +325,7 @@ def count_component(
             tail = after.get(key)
             if tail:
                 here[state] = here.get(state, 0) + ways[k] * (tail << (k * unit))
-        backward[i] = {key: pack.fold(poly) for key, poly in here.items()}
+        backward[i] = folded(here)
 
     total_packed = backward[0].get((), 0)
     total = pack.unpack(total_packed)
