@@ -143,7 +143,8 @@ def win_chance(
             parts = [group]
             safe = [i for i in unopened if not group & mine_in[i]]
             for i in safe:
-                parts = [p & c for p in parts for c in shows[i] or outcomes.fill(i) if p & c]
+                numbers = shows[i] or outcomes.fill(i)
+                parts = [q for p in parts for c in numbers if (q := p & c)]
             if len(parts) > 1:
                 total = sum([value(p, rest) for p in parts])
                 memo[group] = total
@@ -160,9 +161,8 @@ def win_chance(
             if survivors == 0 or survivors <= best:
                 continue  # cannot beat the best: winning needs surviving this move
             rest = unopened[:n] + unopened[n + 1 :]
-            total = sum(
-                [value(part, rest) for c in shows[i] or outcomes.fill(i) if (part := group & c)]
-            )
+            numbers = shows[i] or outcomes.fill(i)
+            total = sum([value(part, rest) for c in numbers if (part := group & c)])
             if total > best:
                 best, best_cell = total, i
         memo[group] = best
