@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import struct
 from dataclasses import dataclass
+from typing import cast
 
 import numpy as np
 
@@ -106,3 +107,33 @@ class Packing:
             column = values[t::slices]
             out += [0] * self.low + column[turn:] + column[:turn]
         return out
+
+    def unpack_many(self, packed: list[int]) -> list[list[int]]:
+        """:meth:`unpack` of each of ``packed``, decoded together: one numpy view of all their
+        slots when a slot fits a machine word (a count unpacks one polynomial per group)."""
+        nbytes, slices, width = self.bits // 8, self.slices, self.width
+        if nbytes > 8 or len(packed) < 2:
+            return [self.unpack(p) for p in packed]
+        slots = slices * width
+        full = (1 << self.size) - 1 if self.cyclic else -1
+        length = nbytes * slots + nbytes  # a slot more, as unpack reads it
+        raw = b"".join(
+            (0 if p == full else p).to_bytes(length, "little")
+            for p in (map(self.fold, packed) if self.cyclic else packed)
+        )
+        # Each slot read as the machine word at its start (raw holds a slot more after each
+        # polynomial, so the last read stays inside) and cut to its own bytes.
+        word = nbytes if nbytes in (1, 2, 4, 8) else 4 if nbytes == 3 else 8
+        reads = np.ndarray((len(packed), slots), f"<u{word}", raw, 0, (length, nbytes))
+        if word != nbytes:
+            reads = reads & ((1 << 8 * nbytes) - 1)
+        if slices == 1 and not self.cyclic:
+            return cast(list[list[int]], reads.tolist())
+        # Slice t holds m at slot t + slices * (m % width) (cyclic) or t + slices * m.
+        grid = reads.reshape(len(packed), width, slices).transpose(0, 2, 1)
+        turn = self.low % width if self.cyclic else 0
+        parts = [grid[:, :, turn:], grid[:, :, :turn]] if turn else [grid]
+        if self.low:
+            parts.insert(0, np.zeros((len(packed), slices, self.low), dtype=grid.dtype))
+        joined = np.concatenate(parts, axis=2) if len(parts) > 1 else grid
+        return cast(list[list[int]], joined.reshape(len(packed), -1).tolist())

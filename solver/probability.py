@@ -327,17 +327,17 @@ def count_component(
                 here[state] = here.get(state, 0) + ways[k] * (tail << (k * unit))
         backward[i] = folded(here)
 
-    total_packed = backward[0].get((), 0)
-    total = pack.unpack(total_packed)
-    weighted: dict[int, list[int]] = {}
-    for i, g in enumerate(order):
+    packed = [backward[0].get((), 0)]  # the total, then each group's weighted sum
+    for i in range(n):
         after = backward[i + 1]
         acc = 0
         for key, poly in moved[i + 1].items():
             tail = after.get(key)
             if tail:
                 acc += poly * tail
-        weighted[g] = pack.unpack(acc)
+        packed.append(acc)
+    total, *sums = pack.unpack_many(packed)
+    weighted = dict(zip(order, sums, strict=True))
     return ComponentCount(comp, total, weighted, stride=pack.stride)
 
 

@@ -188,3 +188,6 @@ def test_packing_unpacks_slots_of_every_width(nbytes: int) -> None:
                 m = low + (m - low) % 7
             expected[m + pack.stride * t] = c
         assert pack.unpack(packed) == expected
+        # Several at once, as a count unpacks its groups' sums (cyclic: the all-ones is 0).
+        several = [packed, 0, packed >> pack.bits, (1 << pack.size) - 1]
+        assert pack.unpack_many(several) == [pack.unpack(p) for p in several]
