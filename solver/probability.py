@@ -183,8 +183,7 @@ def _order_of(structure: tuple[tuple[int, ...], ...]) -> tuple[int, ...]:
 
 @lru_cache(maxsize=4096)
 def _fillings_bits(size: int, cap: int) -> int:
-    """Bits of the number of ways to fill ``size`` cells with at most ``cap`` mines (asked
-    for every group of every count: kept, not summed again)."""
+    """Bits of the ways to fill ``size`` cells with at most ``cap`` mines (kept: asked often)."""
     return sum(comb(size, k) for k in range(cap + 1)).bit_length()
 
 
@@ -234,8 +233,7 @@ def count_component(
     work = 0
 
     def folded(polys: dict[tuple[int, ...], int]) -> dict[tuple[int, ...], int]:
-        """``polys`` with each polynomial folded (:meth:`Packing.fold`): the same dict when
-        the packing is not cyclic, and only those past its size folded when it is."""
+        """``polys`` folded (:meth:`Packing.fold`) where past the size of a cyclic packing."""
         if not pack.cyclic:
             return polys
         size, fold = pack.size, pack.fold
@@ -246,9 +244,8 @@ def count_component(
         for c in groups[g].constraints:
             last[c] = i
 
-    # Per group: its size, the values of the numbers it opens, where its numbers are in the
-    # extended state, the indices kept and closed, and lowered[k]: what k mines in the group
-    # take from the kept numbers (None when it is none of theirs).
+    # Per group: size, values of the numbers it opens, its numbers' places in the extended
+    # state, kept and closed places, lowered[k] (k mines taken from the kept numbers, or None).
     steps = []
     units: list[int] = []  # per group: the shift of one of its mines in the packed polynomial
     active: list[int] = []
