@@ -110,6 +110,19 @@ def board_constraints(board: Board, mines: int) -> Constraints:
     return constrain(settle(board, mines))
 
 
+#: Per character code: 1 for a covered cell, _MINE_WEIGHT for a flag or shown mine, so that
+#: one box sum counts both around a cell (at most 8 covered cells: below _MINE_WEIGHT).
+_MINE_WEIGHT = 16
+_WEIGHT = np.zeros(256, dtype=np.int16)
+_WEIGHT[[ord(COVERED), ord(QUESTION)]] = 1
+_WEIGHT[[ord(FLAG), ord(MINE), ord(EXPLODED)]] = _MINE_WEIGHT
+#: Per character code: a number's value (0 for any other cell), and whether it is a number.
+_VALUE = np.zeros(256, dtype=np.int16)
+_VALUE[ord("0") : ord("9")] = np.arange(9)
+_IS_NUMBER = np.zeros(256, dtype=bool)
+_IS_NUMBER[ord("0") : ord("9")] = True
+
+
 def settle(board: Board, mines: int) -> Settled:
     """The first stage of :func:`board_constraints`: the numbers' equations, the cells single
     numbers settle, and every contradiction :func:`board_constraints` raises.
@@ -120,26 +133,24 @@ def settle(board: Board, mines: int) -> Settled:
     width, height = board.width, board.height
     cells = board.flat()
     table = neighbour_table(width, height)
-    codes = np.frombuffer("".join(cells).encode("ascii"), dtype=np.uint8).reshape(height, width)
-    is_covered = (codes == ord(COVERED)) | (codes == ord(QUESTION))
-    is_mine = (codes == ord(FLAG)) | (codes == ord(MINE)) | (codes == ord(EXPLODED))
-    known = int(is_mine.sum())
+    codes = np.frombuffer("".join(cells).encode("ascii"), dtype=np.uint8)
+    weight = _WEIGHT[codes].reshape(height, width)
+    known = int((weight >= _MINE_WEIGHT).sum())
     if known > mines:
         raise ContradictionError(
             f"{known} flags and shown mines on the board, but only {mines} mines in total"
         )
     # Only numbers with covered neighbours, or whose mines around do not add up, need a look:
-    # count both around every cell at once.
-    is_number = (codes >= ord("0")) & (codes <= ord("8"))
-    owed = np.where(is_number, codes.astype(np.int16) - ord("0"), 0) - neighbour_counts(is_mine)
-    worth = is_number & ((neighbour_counts(is_covered) > 0) | (owed != 0))
-    covered_flat = is_covered.ravel().tolist()
-    owed_flat = owed.ravel().tolist()
+    # count both around every cell at once, in one box sum of the weights.
+    around = neighbour_counts(weight)
+    owed = _VALUE[codes].reshape(height, width) - around // _MINE_WEIGHT
+    worth = np.flatnonzero(
+        _IS_NUMBER[codes].reshape(height, width) & ((around % _MINE_WEIGHT > 0) | (owed != 0))
+    )
     equations: list[tuple[Position, int, set[int]]] = []
-    for i in np.flatnonzero(worth.ravel()).tolist():
+    for i, value in zip(worth.tolist(), owed.ravel()[worth].tolist(), strict=True):
         ch = cells[i]
-        covered = [j for j in table[i] if covered_flat[j]]
-        value = owed_flat[i]
+        covered = [j for j in table[i] if cells[j] == COVERED or cells[j] == QUESTION]
         pos = (i % width, i // width)
         if value < 0:
             raise ContradictionError(
@@ -183,7 +194,7 @@ def settle(board: Board, mines: int) -> Settled:
         forced_mines=tuple(j for j, mine in forced.items() if mine),
         forced_safe=tuple(j for j, mine in forced.items() if not mine),
         equations=tuple(distinct),
-        covered=tuple(np.flatnonzero(is_covered.ravel()).tolist()),
+        covered=tuple(np.flatnonzero(weight.ravel() == 1).tolist()),
         mines_left=mines - known - settled_mines,
     )
 

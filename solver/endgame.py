@@ -107,38 +107,46 @@ def win_chance(
     ``around[j]`` are the covered cells next to covered cell ``j`` (its number counts only
     those, the rest of its neighbours being revealed and mine-free).
 
-    Layouts are bit masks over the covered cells inside the search, and a position's value is
-    the number of its layouts the best play wins: whole numbers, so equal values are equal
-    whatever order they were summed in.
+    A position is a set of layouts, held as one integer whose bit ``t`` stands for layout
+    ``t``: what a cell shows splits it with a few big-integer ANDs
+    (:class:`_Outcomes`) instead of a pass over its layouts. A position's value is the number
+    of its layouts the best play wins: whole numbers, so equal values are equal whatever order
+    they were summed in. The value, the cell chosen (the first best in ``covered``'s order)
+    and the trials counted depend only on the set of layouts, not on the path that led to it
+    (a cell opened on the way shows the same number in all of them), so the order the
+    outcomes of a cell are searched in changes nothing.
     """
     cells = tuple(covered)
-    bit = {j: 1 << i for i, j in enumerate(cells)}
-    near = {j: sum(bit[k] for k in around[j]) for j in cells}
-    memo: dict[frozenset[int], int] = {}
+    place = {j: i for i, j in enumerate(cells)}
+    distinct = {frozenset(place[j] for j in lay) for lay in layouts}
+    outcomes = _Outcomes(list(distinct), len(cells), [[place[k] for k in around[j]] for j in cells])
+    mine_in, shows = outcomes.mine_in, outcomes.shows
+    memo: dict[int, int] = {}
     trials = 0
 
-    def wins(group: frozenset[int], unopened: tuple[int, ...]) -> tuple[int, int]:
-        if len(group) == 1:
+    def value(part: int, unopened: tuple[int, ...]) -> int:
+        """The layouts of ``part`` won (one layout left is won), from the memo when known."""
+        if not part & (part - 1):
+            return 1
+        known = memo.get(part)
+        return known if known is not None else wins(part, unopened)[0]
+
+    def wins(group: int, unopened: tuple[int, ...]) -> tuple[int, int]:
+        if not group & (group - 1):  # one layout left: won
             return 1, -1
         cached = memo.get(group)
         if cached is not None:
             return cached, -1
         # Free information first: cells safe in every layout.
-        anywhere = 0
-        for lay in group:
-            anywhere |= lay
-        safe = [j for j in unopened if not anywhere & bit[j]]
-        if safe:
-            masks = [near[j] for j in safe]
-            parts: dict[tuple[int, ...], list[int]] = {}
-            for lay in group:
-                key = tuple([(lay & m).bit_count() for m in masks])
-                parts.setdefault(key, []).append(lay)
-            rest = tuple(j for j in unopened if anywhere & bit[j])
+        rest = tuple([i for i in unopened if group & mine_in[i]])
+        if len(rest) < len(unopened):
+            parts = [group]
+            safe = [i for i in unopened if not group & mine_in[i]]
+            for i in safe:
+                numbers = shows[i] or outcomes.fill(i)
+                parts = [q for p in parts for c in numbers if (q := p & c)]
             if len(parts) > 1:
-                total = sum(
-                    1 if len(p) == 1 else wins(frozenset(p), rest)[0] for p in parts.values()
-                )
+                total = sum([value(p, rest) for p in parts])
                 memo[group] = total
                 return total, safe[0]
             unopened = rest
@@ -147,26 +155,61 @@ def win_chance(
         trials += len(unopened)
         if trials > max_trials:
             raise SearchTooLarge
-        for j in unopened:
-            b, m = bit[j], near[j]
-            kept = [lay for lay in group if not lay & b]
-            survivors = len(kept)
+        size = group.bit_count()
+        for n, i in enumerate(unopened):
+            survivors = size - (group & mine_in[i]).bit_count()
             if survivors == 0 or survivors <= best:
                 continue  # cannot beat the best: winning needs surviving this move
-            alive: dict[int, list[int]] = {}
-            for lay in kept:
-                alive.setdefault((lay & m).bit_count(), []).append(lay)
-            rest = tuple(k for k in unopened if k != j)
-            # A single layout left is won (what wins() says of it), without a call.
-            total = sum(1 if len(p) == 1 else wins(frozenset(p), rest)[0] for p in alive.values())
+            rest = unopened[:n] + unopened[n + 1 :]
+            numbers = shows[i] or outcomes.fill(i)
+            total = sum([value(part, rest) for c in numbers if (part := group & c)])
             if total > best:
-                best, best_cell = total, j
+                best, best_cell = total, i
         memo[group] = best
         return best, best_cell
 
-    masks = frozenset(sum(bit[j] for j in lay) for lay in layouts)
-    won, cell = wins(masks, cells)
-    return won / len(layouts), cell
+    won, index = wins((1 << len(distinct)) - 1, tuple(range(len(cells))))
+    return won / len(layouts), cells[index] if index >= 0 else -1
+
+
+class _Outcomes:
+    """What each cell shows in each layout, as sets of layouts (integers, bit ``t`` for layout
+    ``t``): ``mine_in[i]`` the layouts with a mine at cell ``i``, :meth:`shows` the layouts
+    where it is safe, one set per number it shows there."""
+
+    def __init__(self, layouts: list[frozenset[int]], cells: int, around: list[list[int]]) -> None:
+        mine_in = [0] * cells
+        for t, lay in enumerate(layouts):
+            for i in lay:
+                mine_in[i] |= 1 << t
+        self.mine_in = mine_in
+        self._everything = (1 << len(layouts)) - 1
+        self._around = around
+        #: Per cell, the nonempty sets of layouts where it is safe, one per number it shows
+        #: (empty until :meth:`fill` made it; asked only of a cell safe in some layout).
+        self.shows: list[list[int]] = [[] for _ in range(cells)]
+
+    def fill(self, i: int) -> list[int]:
+        """Make ``shows[i]`` and return it."""
+        # The mines around i per layout, added up in binary: planes[p] holds bit p of each
+        # layout's count (at most 8: four planes).
+        planes = [0, 0, 0, 0]
+        for k in self._around[i]:
+            carry = self.mine_in[k]
+            for p in range(4):
+                planes[p], carry = planes[p] ^ carry, planes[p] & carry
+                if not carry:
+                    break
+        safe = self._everything & ~self.mine_in[i]
+        out = []
+        for value in range(len(self._around[i]) + 1):
+            layouts = safe
+            for p in range(4):
+                layouts &= planes[p] if value >> p & 1 else ~planes[p]
+            if layouts:
+                out.append(layouts)
+        self.shows[i] = out
+        return out
 
 
 def best_cell(cells: Sequence[str], width: int, height: int, mines: int) -> int | None:

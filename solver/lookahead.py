@@ -29,6 +29,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Iterator, Sequence
 from fractions import Fraction
+from functools import lru_cache
 from math import comb
 from operator import mul
 
@@ -286,11 +287,8 @@ class Lookahead:
                 left_out.remove(k)
         outside = tuple(left_out)
         span = 1 if count is None else count.stride  # the longest a slice may be
-        n_out, left = len(outside), cons.mines_left
-        ways = [
-            comb(n_out, left - m) if 0 <= left - m <= n_out else 0
-            for m in range(span + len(rest_all) - 1)
-        ]
+        n_out = len(outside)
+        ways = _outside_ways(n_out, cons.mines_left, span + len(rest_all) - 1)
         return Prepared(
             # j was the only covered cell of a number: it cannot show if the number owes a mine.
             impossible=any(k.value for c, k in enumerate(constraints) if c not in alive),
@@ -449,3 +447,17 @@ class Lookahead:
             best_mass, best_size = solutions, 1
         lowest = Fraction(best_mass, solutions * best_size) if best_mass >= 0 else None
         return Trial(solutions, has_safe, lowest, exact)
+
+
+def _outside_ways(n_out: int, left: int, length: int) -> list[int]:
+    """``ways[m]`` for ``m`` below ``length``: the fillings of ``n_out`` cells touching no
+    number with the ``left`` mines less ``m``."""
+    table = _fillings(n_out, left)
+    return list(table[:length]) + [0] * (length - len(table))
+
+
+@lru_cache(maxsize=512)
+def _fillings(n_out: int, left: int) -> tuple[int, ...]:
+    """``C(n_out, left - m)`` for ``m`` from 0 to ``left``: binomials of large numbers, asked
+    for by every trial's sub-problem with the few counts of cells a game's positions have."""
+    return tuple(comb(n_out, left - m) if left - m <= n_out else 0 for m in range(left + 1))

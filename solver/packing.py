@@ -18,6 +18,9 @@ from __future__ import annotations
 
 import struct
 from dataclasses import dataclass
+from typing import cast
+
+import numpy as np
 
 #: struct's format of an unsigned slot of so many bytes, for the sizes it has one.
 _FORMATS = {1: "B", 2: "H", 4: "I", 8: "Q"}
@@ -84,6 +87,12 @@ class Packing:
         fmt = _FORMATS.get(nbytes)
         if fmt is not None:  # slots of a machine word's size: read all at once
             values = list(struct.unpack_from(f"<{slots}{fmt}", raw))
+        elif nbytes < 8:
+            # Slots narrower than the next machine word: read that word at every slot's start
+            # (raw holds a slot more, so the last read stays inside) and keep the slot's bytes.
+            word = 4 if nbytes == 3 else 8
+            reads = np.ndarray((slots,), f"<u{word}", raw, 0, (nbytes,))
+            values = (reads & ((1 << 8 * nbytes) - 1)).tolist()
         else:
             values = [
                 int.from_bytes(raw[i : i + nbytes], "little")
@@ -98,3 +107,33 @@ class Packing:
             column = values[t::slices]
             out += [0] * self.low + column[turn:] + column[:turn]
         return out
+
+    def unpack_many(self, packed: list[int]) -> list[list[int]]:
+        """:meth:`unpack` of each of ``packed``, decoded together: one numpy view of all their
+        slots when a slot fits a machine word (a count unpacks one polynomial per group)."""
+        nbytes, slices, width = self.bits // 8, self.slices, self.width
+        if nbytes > 8 or len(packed) < 2:
+            return [self.unpack(p) for p in packed]
+        slots = slices * width
+        full = (1 << self.size) - 1 if self.cyclic else -1
+        length = nbytes * slots + nbytes  # a slot more, as unpack reads it
+        raw = b"".join(
+            (0 if p == full else p).to_bytes(length, "little")
+            for p in (map(self.fold, packed) if self.cyclic else packed)
+        )
+        # Each slot read as the machine word at its start (raw holds a slot more after each
+        # polynomial, so the last read stays inside) and cut to its own bytes.
+        word = nbytes if nbytes in (1, 2, 4, 8) else 4 if nbytes == 3 else 8
+        reads = np.ndarray((len(packed), slots), f"<u{word}", raw, 0, (length, nbytes))
+        if word != nbytes:
+            reads = reads & ((1 << 8 * nbytes) - 1)
+        if slices == 1 and not self.cyclic:
+            return cast(list[list[int]], reads.tolist())
+        # Slice t holds m at slot t + slices * (m % width) (cyclic) or t + slices * m.
+        grid = reads.reshape(len(packed), width, slices).transpose(0, 2, 1)
+        turn = self.low % width if self.cyclic else 0
+        parts = [grid[:, :, turn:], grid[:, :, :turn]] if turn else [grid]
+        if self.low:
+            parts.insert(0, np.zeros((len(packed), slices, self.low), dtype=grid.dtype))
+        joined = np.concatenate(parts, axis=2) if len(parts) > 1 else grid
+        return cast(list[list[int]], joined.reshape(len(packed), -1).tolist())

@@ -299,9 +299,11 @@ def lookahead_candidates(
     probability = outlook.probability
     low = min(probability.values())
     edge = sorted(
-        (p, rng.random(), j)
-        for j, p in probability.items()
-        if j in outlook.frontier and p <= low + LOOKAHEAD_MARGIN
+        [
+            (p, rng.random(), j)
+            for j, p in probability.items()
+            if j in outlook.frontier and p <= low + LOOKAHEAD_MARGIN
+        ]
     )
     candidates = [j for _p, _r, j in edge[:LOOKAHEAD_FRONTIER]]
     if outlook.interior and probability[outlook.interior[0]] <= low + LOOKAHEAD_MARGIN:
@@ -309,12 +311,12 @@ def lookahead_candidates(
         # those with the fewest covered neighbours (likeliest zeros) and those touching the
         # frontier (their number may settle it).
         around = covered_neighbours(cells, width, height)
-        inner = sorted((around[j], rng.random(), j) for j in outlook.interior)
+        inner = sorted([(around[j], rng.random(), j) for j in outlook.interior])
         candidates += [j for _n, _r, j in inner[:LOOKAHEAD_INTERIOR]]
         touching = (
             j
             for _n, _r, j in inner[LOOKAHEAD_INTERIOR:]
-            if any(k in outlook.frontier for k in nbrs[j])
+            if not outlook.frontier.isdisjoint(nbrs[j])
         )
         candidates += itertools.islice(touching, LOOKAHEAD_TOUCHING)
     return candidates

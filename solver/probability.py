@@ -181,6 +181,12 @@ def _order_of(structure: tuple[tuple[int, ...], ...]) -> tuple[int, ...]:
     return tuple(order)
 
 
+@lru_cache(maxsize=4096)
+def _fillings_bits(size: int, cap: int) -> int:
+    """Bits of the ways to fill ``size`` cells with at most ``cap`` mines (kept: asked often)."""
+    return sum(comb(size, k) for k in range(cap + 1)).bit_length()
+
+
 def count_component(
     cons: Constraints,
     comp: Component,
@@ -213,7 +219,7 @@ def count_component(
                 size,
                 min((cons.constraints[c].value for c in groups[g].constraints), default=size),
             )
-            fillings += sum(comb(size, k) for k in range(cap + 1)).bit_length()
+            fillings += _fillings_bits(size, cap)
         bits = fillings + max(1, n_cells).bit_length() + 2
         pack = Packing((bits + 7) // 8 * 8, marks + 1, most_mines + 1)
     else:
@@ -226,12 +232,21 @@ def count_component(
     words = pack.size // 64 + 1
     work = 0
 
+    def folded(polys: dict[tuple[int, ...], int]) -> dict[tuple[int, ...], int]:
+        """``polys`` folded (:meth:`Packing.fold`) where past the size of a cyclic packing."""
+        if not pack.cyclic:
+            return polys
+        size, fold = pack.size, pack.fold
+        return {key: fold(poly) if poly >> size else poly for key, poly in polys.items()}
+
     last: dict[int, int] = {}
     for i, g in enumerate(order):
         for c in groups[g].constraints:
             last[c] = i
 
-    steps = []  # per group: (size, indices into the extended state, keep indices)
+    # Per group: size, values of the numbers it opens, its numbers' places in the extended
+    # state, kept and closed places, lowered[k] (k mines taken from the kept numbers, or None).
+    steps = []
     units: list[int] = []  # per group: the shift of one of its mines in the packed polynomial
     active: list[int] = []
     for i, g in enumerate(order):
@@ -241,9 +256,15 @@ def count_component(
         keep = [k for k, c in enumerate(extended) if last[c] != i]
         closing = [k for k, c in enumerate(extended) if last[c] == i]
         unit = pack.unit(g in marked)
-        steps.append(
-            (groups[g].size, tuple(cons.constraints[c].value for c in new), where, keep, closing)
-        )
+        size = groups[g].size
+        in_where = [c in where for c in keep]
+        lowered = None
+        if any(in_where):
+            # A group holds no more mines than the least of its numbers' values.
+            most = min([size] + [cons.constraints[c].value for c in groups[g].constraints])
+            lowered = [tuple([k if f else 0 for f in in_where]) for k in range(most + 1)]
+        values = tuple(cons.constraints[c].value for c in new)
+        steps.append((size, values, where, keep, closing, lowered))
         units.append(unit)
         active = [extended[k] for k in keep]
 
@@ -252,15 +273,13 @@ def count_component(
     forward: list[dict[tuple[int, ...], int]] = [{(): 1}]
     moved: list[dict[tuple[int, ...], int]] = [{}]
     transitions: list[list[tuple[tuple[int, ...], int, tuple[int, ...]]]] = []
-    for (size, new_values, where, keep, closing), unit in zip(steps, units, strict=True):
+    for (size, new_values, where, keep, closing, lowered), unit in zip(steps, units, strict=True):
         nxt: dict[tuple[int, ...], int] = {}
         nxt_moved: dict[tuple[int, ...], int] = {}
         trans = []
         ways = [comb(size, k) for k in range(size + 1)]
         # The next state: the kept numbers, less k where the group is one of their cells
         # (lowered[k], subtracted from them all at once).
-        lowered = [tuple(k if c in where else 0 for c in keep) for k in range(size + 1)]
-        lowers = any(c in where for c in keep)
         for state, poly in forward[-1].items():
             ext = state + new_values
             top = size
@@ -279,15 +298,14 @@ def count_component(
                 choices = range(top + 1)
             same = tuple([ext[c] for c in keep])
             for k in choices:
-                key = tuple(map(sub, same, lowered[k])) if k and lowers else same
+                key = tuple(map(sub, same, lowered[k])) if k and lowered else same
                 term = ways[k] * (poly << (k * unit))
                 nxt[key] = nxt.get(key, 0) + term
                 if k:
                     nxt_moved[key] = nxt_moved.get(key, 0) + k * term
                 trans.append((state, k, key))
-        fold = pack.fold
-        forward.append({key: fold(poly) for key, poly in nxt.items()})
-        moved.append({key: fold(poly) for key, poly in nxt_moved.items()})
+        forward.append(folded(nxt))
+        moved.append(folded(nxt_moved))
         transitions.append(trans)
 
     # Backward pass: backward[i] maps a state at boundary i -> packed polynomial over the mines
@@ -304,19 +322,19 @@ def count_component(
             tail = after.get(key)
             if tail:
                 here[state] = here.get(state, 0) + ways[k] * (tail << (k * unit))
-        backward[i] = {key: pack.fold(poly) for key, poly in here.items()}
+        backward[i] = folded(here)
 
-    total_packed = backward[0].get((), 0)
-    total = pack.unpack(total_packed)
-    weighted: dict[int, list[int]] = {}
-    for i, g in enumerate(order):
+    packed = [backward[0].get((), 0)]  # the total, then each group's weighted sum
+    for i in range(n):
         after = backward[i + 1]
         acc = 0
         for key, poly in moved[i + 1].items():
             tail = after.get(key)
             if tail:
                 acc += poly * tail
-        weighted[g] = pack.unpack(acc)
+        packed.append(acc)
+    total, *sums = pack.unpack_many(packed)
+    weighted = dict(zip(order, sums, strict=True))
     return ComponentCount(comp, total, weighted, stride=pack.stride)
 
 

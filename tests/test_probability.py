@@ -169,3 +169,25 @@ def test_component_over_the_work_budget_is_approximated_and_labelled(monkeypatch
     # Still a probability for every covered cell, each within [0, 1].
     assert all(0 <= p <= 1 for p in analysis.probabilities.values())
     assert len(analysis.probabilities) == len(board.covered_cells())
+
+
+@pytest.mark.parametrize("nbytes", range(1, 13))
+def test_packing_unpacks_slots_of_every_width(nbytes: int) -> None:
+    from solver.packing import Packing
+
+    rng = random.Random(nbytes)
+    for cyclic, slices, low in ((False, 1, 0), (False, 3, 0), (True, 2, 5)):
+        pack = Packing(8 * nbytes, slices, 7, cyclic=cyclic, low=low)
+        coefficients = [rng.getrandbits(8 * nbytes - 1) for _ in range(slices * 7)]
+        packed = sum(c << (pack.bits * slot) for slot, c in enumerate(coefficients))
+        # Slot t + slices * (m % width) holds (m, t); unpacked at m + stride * t, m from low.
+        expected = [0] * (pack.stride * slices)
+        for slot, c in enumerate(coefficients):
+            t, m = slot % slices, slot // slices
+            if cyclic:
+                m = low + (m - low) % 7
+            expected[m + pack.stride * t] = c
+        assert pack.unpack(packed) == expected
+        # Several at once, as a count unpacks its groups' sums (cyclic: the all-ones is 0).
+        several = [packed, 0, packed >> pack.bits, (1 << pack.size) - 1]
+        assert pack.unpack_many(several) == [pack.unpack(p) for p in several]
