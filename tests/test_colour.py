@@ -231,18 +231,6 @@ def test_a_brightened_black_is_learnt_from_the_pixels_that_show_it():
     assert board == read_board(str(FIXTURES / f"{name}.txt"))
 
 
-def test_a_values_own_mean_is_learnt_from_flat_pixels_only():
-    """GNOME's 26 px won board 20 levels brighter: the window's white gap clips, and the
-    tiles' rounded corners, sampled against it a fraction of a pixel off their images, showed
-    the 0's blue (220) at 248 on the screen where the 0s themselves show 240; that value's own
-    mean set the curve, and no 0 read (no board found). A value's own mean now comes from the
-    images' flat pixels only."""
-    name = "gnome-mines-sizes/w1000x600-big-won"
-    frame = MILD["brightness+20"](cv2.imread(str(FIXTURES / f"{name}.png")))
-    board = read_frame(frame, locate_board(frame), ReaderState()).board
-    assert board == read_board(str(FIXTURES / f"{name}.txt"))
-
-
 @pytest.mark.parametrize("delta", [-25, -30])
 def test_another_game_darkened_is_not_read_as_a_game_it_passes_for(delta):
     """sgt-mines' won beginner board 25-30 levels darker passed, as drawn, for a winmine board

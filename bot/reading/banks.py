@@ -49,10 +49,6 @@ class TemplateBank:
     detail_count: np.ndarray
     #: [K, D] each template's commonest colour, in every pixel (the colour space of ``u8``).
     common: np.ndarray
-    #: [K] whether the template is the cell as the game draws it at this size (an image the
-    #: skin holds, at its own size or cut at this one), not an image made for it (stretched,
-    #: or a gap kept): its edge pixels are the screen's, to a tone curve learnt from them.
-    as_drawn: np.ndarray
     #: Whether a detail pixel counts as shown when the cell is nearer the template there than
     #: the template's commonest colour (a bank whose tolerance was widened at edges, where a
     #: flat patch would pass within it), rather than when it is within the tolerance.
@@ -128,11 +124,8 @@ def _template_bank(
     i = skin.inset
     h, w = len(range(0, skin.pitch_y - 2 * i, step)), len(range(0, skin.pitch_x - 2 * i, step))
     exact = abs(sx - 1) < 1e-3 and abs(sy - 1) < 1e-3
-    by_class: dict[str, list[tuple[np.ndarray, np.ndarray, bool, bool]]] = {}
+    by_class: dict[str, list[tuple[np.ndarray, np.ndarray, bool]]] = {}
     images = list(skin.variants)
-    # Images the skin holds (not made from them at another size, as a gap kept is): one cut at
-    # this very pitch is the cell as the game draws it here.
-    stored = {id(v) for _, v in skin.variants} | {id(v) for z in skin.sizes for _, v in z.variants}
     own = len(images)  # images[:own] are the skin's own (pixel-repeated stretches too)
     mine = own  # images[:mine] make the bank of the skin's own images (tone_fit_banks)
     if not exact and not sharp and skin.stretch_nearest:
@@ -156,7 +149,7 @@ def _template_bank(
         if exact:
             inner = image[i : skin.pitch_y - i : step, i : skin.pitch_x - i : step]
             tol = np.full(inner.shape, skin.tolerance_of(cls), np.uint8)
-            by_class.setdefault(cls, []).append((inner.reshape(-1), tol.reshape(-1), True, True))
+            by_class.setdefault(cls, []).append((inner.reshape(-1), tol.reshape(-1), True))
             continue
         stretches = [] if sharp else [None]
         # An image cut at this very size (a skin stretching only the nearest size's) is the
@@ -168,12 +161,10 @@ def _template_bank(
         if k < own and not sharp:
             drawn += [_shifted_stretch(image, skin, sx, sy, step, start)
                       for start in _smooth_shifts(skin, sx, sy)]  # fmt: skip
-        here = id(image) in stored and _cut_at(image, skin.pitch_x * sx, skin.pitch_y * sy)
-        for j, inner in enumerate(drawn):
+        for inner in drawn:
             if sharp or as_cut:
                 tol = np.full(inner.shape, skin.tolerance_of(cls), np.uint8)
-                row = (inner.reshape(-1), tol.reshape(-1), True, True)
-                by_class.setdefault(cls, []).append(row)
+                by_class.setdefault(cls, []).append((inner.reshape(-1), tol.reshape(-1), True))
                 continue
             # Smoothing moves edge pixels by up to the local contrast: tolerate that much
             # more there, and stay strict on flat areas (which keep their exact colour).
@@ -181,16 +172,15 @@ def _template_bank(
             grad = cv2.morphologyEx(inner, cv2.MORPH_GRADIENT, kernel)
             tol = np.clip(grad.astype(np.int16) // 4 + skin.tolerance_of(cls), 0, 255)
             tol = tol.astype(np.uint8)
-            row = (inner.reshape(-1), tol.reshape(-1), k < mine, here and j == 0)
-            by_class.setdefault(cls, []).append(row)
+            by_class.setdefault(cls, []).append((inner.reshape(-1), tol.reshape(-1), k < mine))
     mask = np.ones((h, w, 3), bool)
     if not exact and _ignores_ring(skin):
         # Cells whose edges depend on their neighbours: the blended outer ring is not counted.
         mask[0], mask[-1], mask[:, 0], mask[:, -1] = False, False, False, False
-    bank = _assembled({c: [(t, tol, d) for t, tol, _, d in r] for c, r in by_class.items()}, mask)
-    if all(mine for rows in by_class.values() for _, _, mine, _ in rows):
+    bank = _assembled({c: [(t, tol) for t, tol, _ in r] for c, r in by_class.items()}, mask)
+    if all(mine for rows in by_class.values() for _, _, mine in rows):
         return bank
-    own_rows = {c: [(t, tol, d) for t, tol, mine, d in r if mine] for c, r in by_class.items()}
+    own_rows = {c: [(t, tol) for t, tol, mine in r if mine] for c, r in by_class.items()}
     return replace(bank, own=_assembled({c: r for c, r in own_rows.items() if r}, mask))
 
 
@@ -204,18 +194,18 @@ def tone_fit_banks(bank: TemplateBank) -> tuple[TemplateBank, ...]:
 
 
 def _assembled(
-    by_class: dict[str, list[tuple[np.ndarray, np.ndarray, bool]]], mask: np.ndarray
+    by_class: dict[str, list[tuple[np.ndarray, np.ndarray]]], mask: np.ndarray
 ) -> TemplateBank:
-    """A bank of each class's ``(samples, tolerance, as drawn)`` rows, ``mask`` the cell's
-    counted samples (``[h, w, 3]``)."""
+    """A bank of each class's ``(samples, tolerance)`` rows, ``mask`` the cell's counted
+    samples (``[h, w, 3]``)."""
     h, w = mask.shape[:2]
     classes = tuple(by_class)
     rows = [t for cls in classes for t in by_class[cls]]
     starts = np.cumsum([0] + [len(by_class[c]) for c in classes])
-    u8 = np.stack([t for t, _, _ in rows]).astype(np.uint8)
+    u8 = np.stack([t for t, _ in rows]).astype(np.uint8)
     f32 = np.ascontiguousarray(u8[:, ::RANK_STEP], dtype=np.float32)
     # Samples outside the mask may differ by anything: a tolerance of 255.
-    tol = np.stack([t for _, t, _ in rows])
+    tol = np.stack([t for _, t in rows])
     tol[:, ~mask.reshape(-1)] = 255
     detail, common = detail_pixels(u8, tol)
     count = detail.sum(axis=1, dtype=np.int32)
@@ -235,7 +225,6 @@ def _assembled(
         detail=detail,
         detail_count=count,
         common=common,
-        as_drawn=np.array([d for _, _, d in rows], bool),
     )
 
 

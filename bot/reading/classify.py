@@ -34,7 +34,7 @@ import numpy as np
 
 from bot.reading.skins import Skin
 from bot.reading.state import LastFrame, ReaderState, ToneCurve
-from bot.reading.tone import START_CURVES, Assigner, fit_tone, flat_pixels
+from bot.reading.tone import START_CURVES, Assigner, fit_tone
 
 if TYPE_CHECKING:
     from bot.reading.grid import Grid
@@ -375,10 +375,8 @@ def _fitted_curves(
     """The curves :func:`~bot.reading.tone.fit_tone` learns from the cells ``samples`` against
     the bank ``fit``, from each of :data:`~bot.reading.tone.START_CURVES` in turn."""
     assign = _assigner(samples, fit, skin, state)
-    # Edge pixels tell a grey level only in images the game draws at this size (see fit_tone).
-    flat = flat_pixels(fit.u8, fit.h, fit.w) | fit.as_drawn[:, None]
     for start in START_CURVES:
-        curve = fit_tone(samples, fit.u8, fit.mask, assign, skin.tolerance, start, flat)
+        curve = fit_tone(samples, fit.u8, fit.mask, assign, skin.tolerance, start)
         if curve is not None:
             yield curve
 

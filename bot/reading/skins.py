@@ -272,8 +272,6 @@ def regapped(image: np.ndarray, size: tuple[int, int], gap: int) -> np.ndarray:
     import cv2
 
     h, w = image.shape[:2]
-    if (w, h) == size:
-        return image  # drawn at this size already (and known as the skin's own image)
     tw, th = size[0] - gap, size[1] - gap
     interp = cv2.INTER_AREA if tw < w - gap or th < h - gap else cv2.INTER_LINEAR
     out = np.empty((size[1], size[0], image.shape[2]), image.dtype)

@@ -110,7 +110,6 @@ def fit_tone(
     assign: Assigner,
     tolerance: int,
     start: ToneCurve | None = None,
-    flat: np.ndarray | None = None,
 ) -> ToneCurve | None:
     """The tone curve (template value -> screen value, per channel) that makes ``templates``
     ``[K, D]`` (BGR uint8) look like the cells ``samples`` ``[N, D]``; ``mask`` ``[D]`` marks
@@ -119,14 +118,7 @@ def fit_tone(
 
     The smooth curve is found from the cells sure by squared difference; the curve returned
     is then made from the cells that read clearly through it: the smooth curve again, and each
-    template value's own mean screen value where those cells agree on it, from the template
-    pixels ``flat`` ``[K, D]`` marks (default: all counted ones). The caller leaves out the
-    edge pixels of images made for another size than the game drew them at (stretched, a gap
-    kept): a cell so drawn shows its neighbour's colour at such a pixel every time, and the
-    value's mean agrees on it (GNOME Mines' 26 px won board 20 levels brighter: its tiles'
-    rounded corners, sampled against the clipped white gap, put the 0's blue at 248, not 240,
-    and no 0 read). An image as drawn keeps them: a bevel's thin highlight is seen nowhere
-    else.
+    template value's own mean screen value where those cells agree on it.
 
     >>> rng = np.random.default_rng(1)
     >>> templates = rng.integers(30, 220, (3, 12), dtype=np.uint8)
@@ -152,41 +144,17 @@ def fit_tone(
     best, sure = assign(curve.apply(templates), True)
     if not sure.any():
         return curve
-    smooth, _, _, _ = _fit(templates, best[sure], samples[sure], mask, tolerance)
-    own = mask if flat is None else flat & mask
-    _, means, counts, spread = _fit(templates, best[sure], samples[sure], own, tolerance)
+    smooth, means, counts, spread = _fit(templates, best[sure], samples[sure], mask, tolerance)
     return ToneCurve(_free_curve(smooth, means, counts, spread, tolerance))
-
-
-#: Most a template pixel's channel may differ from its 3x3 neighbours' for the pixel to be
-#: flat (see :func:`flat_pixels`): a resampled image's flat areas stay within a level or two.
-FLAT_SPREAD = 2
-
-
-def flat_pixels(templates: np.ndarray, h: int, w: int) -> np.ndarray:
-    """Which samples of ``templates`` ``[K, h * w * 3]`` (uint8) lie in a flat area of their
-    channel: within :data:`FLAT_SPREAD` of every neighbour (3x3); the same shape, bool.
-
-    >>> image = np.zeros((1, 5 * 5 * 3), np.uint8)
-    >>> image.reshape(5, 5, 3)[:, 3:] = 200
-    >>> flat_pixels(image, 5, 5).reshape(5, 5, 3)[0, :, 0].tolist()
-    [True, True, False, False, True]
-    """
-    import cv2
-
-    kernel = np.ones((3, 3), np.uint8)
-    images = templates.reshape(-1, h, w, 3)
-    spread = np.stack([cv2.morphologyEx(image, cv2.MORPH_GRADIENT, kernel) for image in images])
-    return (spread <= FLAT_SPREAD).reshape(templates.shape)
 
 
 def _fit(
     templates: np.ndarray, drawn: np.ndarray, screen: np.ndarray, mask: np.ndarray, tolerance: int
 ) -> tuple[np.ndarray, ...]:
-    """Per channel, from pairs (template value, screen value) of the samples of the cells
-    ``screen`` ``[N, D]`` that ``mask`` counts (``[D]``, or ``[K, D]`` per template), cell ``i``
-    drawn as template ``drawn[i]`` of ``templates``: the smooth curve ``[256, 3]`` uint8, and
-    each template value's mean screen value, count and standard deviation (``[256, 3]`` each).
+    """Per channel, from pairs (template value, screen value) of the counted samples of the
+    cells ``screen`` ``[N, D]``, cell ``i`` drawn as template ``drawn[i]`` of ``templates``: the
+    smooth curve ``[256, 3]`` uint8, and each template value's mean screen value, count and
+    standard deviation (``[256, 3]`` each).
 
     The cells are first summed per template (one pass over the cells), so the per-value
     statistics come from the few templates' pixels, not from every cell's."""
@@ -198,19 +166,20 @@ def _fit(
     np.multiply(cells, cells, out=cells)
     square_sums = np.add.reduceat(cells, starts, axis=0)
     per_template = per_template.astype(np.float64)
+    keep = mask.reshape(-1, 3)
     t = templates[used].reshape(k, -1, 3)
-    keep = np.broadcast_to(mask if mask.ndim == 1 else mask[used], (k, mask.shape[-1]))
-    keep = keep.reshape(k, -1, 3)
     s1, s2 = sums.reshape(k, -1, 3), square_sums.reshape(k, -1, 3)
-    weight = np.broadcast_to(per_template[:, None], t.shape[:2])
     smooth = np.empty((256, 3), np.uint8)
     means, counts, spread = np.zeros((256, 3)), np.zeros((256, 3)), np.zeros((256, 3))
     for c in range(3):
-        kept = keep[:, :, c]
-        values = t[:, :, c][kept].astype(np.intp)
-        count = np.bincount(values, weights=weight[kept], minlength=256)
-        total = np.bincount(values, weights=s1[:, :, c][kept].astype(np.float64), minlength=256)
-        squares = np.bincount(values, weights=s2[:, :, c][kept], minlength=256)
+        values = t[:, keep[:, c], c].astype(np.intp).ravel()
+        count = np.bincount(
+            values, weights=np.repeat(per_template, keep[:, c].sum()), minlength=256
+        )
+        total = np.bincount(
+            values, weights=s1[:, keep[:, c], c].ravel().astype(np.float64), minlength=256
+        )
+        squares = np.bincount(values, weights=s2[:, keep[:, c], c].ravel(), minlength=256)
         mean = np.where(count > 0, total / np.maximum(count, 1), 0.0)
         var = np.where(count > 0, squares / np.maximum(count, 1) - mean * mean, 0.0)
         smooth[:, c] = _smooth_curve(mean, count, tolerance)
