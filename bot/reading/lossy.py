@@ -41,8 +41,7 @@ def noisy_bank(
     resolution, so a thin coloured stroke keeps its brightness but loses part of its colour
     (not all: a colour gone altogether, as in greyscale, still does not match). Flat areas keep
     their colour (tiles told apart by colour stay apart) but at the cell's edge
-    (:func:`chroma_ring`) and within :data:`BLEED_REACH` of it, where a neighbour's colour
-    bleeds in (:func:`near_edge`). None when no cell is sure.
+    (:func:`chroma_ring`). None when no cell is sure.
 
     The noise level is measured on the flat parts of the cells ``sure`` of their nearest
     template (``best``, an index into the bank), in brightness and in colour apart, and apart
@@ -85,13 +84,6 @@ def noisy_bank(
                 found = np.quantile(apart[here][:, channels].max(axis=1), ZONE_SHARE)
                 levels[zone] = np.clip(found, level, most)
         floor[:, :, channels] = np.rint(levels[zones]).astype(np.int16)[:, :, None]
-    # A neighbour's coloured strokes bleed into this cell's flat pixels near the edge they
-    # share as the cell's own do near them, as strongly as the neighbour's colour: no level
-    # measured over the board's cells says how strongly (a blue 1 tinted the covered tile of
-    # sgt-mines' 14 px board below it 14 levels, at JPEG 75): their colour may be the most
-    # noise a frame read as drawn shows.
-    near = near_edge(bank.h, bank.w, step)
-    floor[:, near, 1:] = np.maximum(floor[:, near, 1:], int(most))
     widen = grad.astype(np.int16) // 2
     own = bank.tol.reshape(k, -1, 3).astype(np.int16)
     if own_colour:
@@ -136,18 +128,6 @@ def noise_zones(flat: np.ndarray, h: int, w: int, step: int, ring: np.ndarray) -
         zones[i] = (distance * step <= BLEED_REACH).reshape(-1)
     zones[:, ring] = 2
     return zones
-
-
-def near_edge(h: int, w: int, step: int) -> np.ndarray:
-    """Which samples of an ``h`` x ``w`` cell sampled every ``step`` pixels lie within
-    :data:`BLEED_REACH` of its edge (``[h * w]`` bool): where a neighbour's strokes bleed in.
-
-    >>> near_edge(6, 6, 3).reshape(6, 6)[2].tolist()
-    [True, True, False, False, True, True]
-    """
-    ys, xs = np.arange(h), np.arange(w)
-    to_edge = np.minimum.outer(np.minimum(ys + 1, h - ys), np.minimum(xs + 1, w - xs))
-    return (to_edge * step <= BLEED_REACH).reshape(-1)
 
 
 #: How far (pixels) into a cell JPEG's colour, kept at half resolution and smoothed back up,
