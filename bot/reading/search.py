@@ -131,8 +131,10 @@ def search_area(
     best: list[Candidate] = []
     queue = list(pitches)
     tried = {(float(round(px)), float(round(py))) for px, py in pitches}
+    taken: set[tuple[float, float]] = set()  # the pitches matched already
     while queue:
         px, py = queue.pop(0)
+        taken.add((px, py))
         # Matched in the dense area and two cells of this pitch around it.
         x0, y0, x1, y1 = padded_box(core, search_padding(skin, max(px, py)), frame)
         roi = gray[y0:y1, x0:x1]
@@ -159,7 +161,7 @@ def search_area(
         nearest = (float(round(px)), float(round(py)))
         exact = bool(boards) and boards[0].clean and boards[0].distance < 1.0
         draws_sizes = skin.scales_with_window or bool(skin.sizes)
-        if draws_sizes and not exact and nearest not in queue and nearest != (px, py):
+        if draws_sizes and not exact and nearest not in queue and nearest not in taken:
             # A game drawing its cells itself draws them whole pixels wide; the period they
             # were tried at is measured to a fraction, and other things round a board pull it
             # off (sgt-mines' 13 px tiles on a busy desktop: 12.89, where anchors matched two
@@ -170,7 +172,7 @@ def search_area(
             continue
         if not best or boards[0].better_than(best[0]):
             best = boards
-        if boards[0].clean and boards[0].distance < 1.0:
+        if exact:
             break  # pixel-exact at this pitch: no other pitch can fit better
     return best
 
