@@ -54,9 +54,7 @@ from bot.reading.recolour import (
     seed_grids,
     toned_skin,
 )
-from bot.reading.regions import (
-    FrameLook,
-)
+from bot.reading.regions import FrameLook, largest_pitch
 from bot.reading.skins import Skin, load_skins
 from bot.reading.whole import shown_nowhere
 
@@ -66,7 +64,9 @@ __all__ = ["Located", "locate_board"]
 #: pitches the skin's colours suggest, at the others, then the lattice found without a skin
 #: (through a shift as rough as the screen's the anchors may match nowhere: GNOME Mines'
 #: cells drawn at 46 px, 20 levels brighter).
-SEED_STAGES = ("first", "later", "lattice")
+SEED_STAGES = ("first", "lattice", "later")
+#: How far (relative) the lattice's pitch may lie beyond the largest the skin's cells come in.
+PITCH_SLACK = 0.1
 #: Most blocks of seed cells a screen's tone curve is sought from, per rough shift ...
 MAX_SEEDS = 3
 #: ... and the fewest cells a block must have.
@@ -123,16 +123,8 @@ def _locate_any(frame: np.ndarray, skins: Sequence[Skin]) -> Located:
     """The board in ``frame``: in the skins' own colours, else with a lossy picture's edges
     widened, else through the screen's colours (see :func:`locate_board`)."""
     look = FrameLook.of(frame)
-    anchored = boards = distinct_places(find_candidates(look, skins))
     lattice: list[list[Grid]] = []  # the lattice found without a skin, once, when asked for
-    whole = [c for c in boards if c.clean and is_whole(frame, c)]
-    if not whole:
-        # No anchor placed a whole board that reads (a won board has no covered cell to
-        # anchor on, its open cells are flat, and its edge columns may hold no anchor): the
-        # lattice found without a skin seeds one.
-        seeded = _lattice_boards(frame, skins, lattice)
-        boards = distinct_places(boards + [c for c in seeded if sure_below_own_size(frame, c)])
-        whole = [c for c in boards if c.clean and is_whole(frame, c)]
+    anchored, boards, whole = _drawn_boards(look, skins, lattice)
     # No skin's cells read clearly where an anchor placed them, and the lattice gave no whole
     # board: perhaps the picture is lossy or the screen's colours are not the skins', and the
     # board is not chosen from these first (a row of a recoloured board that happens to read,
@@ -195,6 +187,25 @@ def _locate_any(frame: np.ndarray, skins: Sequence[Skin]) -> Located:
     raise first
 
 
+def _drawn_boards(
+    look: FrameLook, skins: Sequence[Skin], lattice: list[list[Grid]]
+) -> tuple[list[Candidate], list[Candidate], list[Candidate]]:
+    """The boards of the skins' cells as drawn in the frame ``look`` shows: those the anchors
+    placed, those and the ones the lattice found without a skin seeded (one a place), and of
+    these the ones that read clean and are whole."""
+    frame = look.frame
+    anchored = boards = distinct_places(find_candidates(look, skins))
+    whole = [c for c in boards if c.clean and is_whole(frame, c)]
+    if not whole:
+        # No anchor placed a whole board that reads (a won board has no covered cell to
+        # anchor on, its open cells are flat, its edge columns may hold no anchor, and a lost
+        # board may be nearly all mines): the lattice found without a skin seeds one.
+        seeded = _lattice_boards(frame, skins, lattice)
+        boards = distinct_places(boards + [c for c in seeded if sure_below_own_size(frame, c)])
+        whole = [c for c in boards if c.clean and is_whole(frame, c)]
+    return anchored, boards, whole
+
+
 def _locate_recoloured(
     frame: np.ndarray, skins: Sequence[Skin], lattice: list[list[Grid]]
 ) -> Located | None:
@@ -205,6 +216,7 @@ def _locate_recoloured(
     shifts = [(skin, rough, toned_skin(skin, rough)) for skin in skins
               for rough in rough_curves(frame, skin)]  # fmt: skip
     fallback: Located | None = None  # the first board found that only its curve reads
+    look = FrameLook.of(frame)
     for stage, (skin, rough, shifted) in itertools.product(SEED_STAGES, shifts):
         for seeds in _seed_blocks(frame, shifted, stage, lattice):
             if seeds.cols * seeds.rows < MIN_SEED_CELLS:
@@ -220,7 +232,10 @@ def _locate_recoloured(
             for tone in curves:
                 toned = toned_skin(skin, tone)
                 try:
-                    located = locate_drawn(frame, [toned])
+                    # Seeded by the lattice too: a lost board nearly all mines has too few
+                    # covered cells for the anchors (GNOME Mines' 8x8 with 45 mines).
+                    _, boards, whole = _drawn_boards(look, [toned], lattice)
+                    located = choose_board(look, boards, [toned], whole=whole)
                 except TwoBoardsError:
                     raise
                 except BoardNotFoundError:
@@ -253,7 +268,7 @@ def _seed_blocks(
     if stage != "lattice":
         yield from seed_grids(frame, shifted, stage == "later")[:MAX_SEEDS]
         return
-    for grid in _found_lattice(frame, lattice):
+    for grid in _lattice_of(frame, shifted, lattice):
         yield grid
         # A game sharing out spare pixels: the lines placed one by one (an even lattice reads
         # its cells, but cells a pixel off teach no curve), as found and once moved as a whole.
@@ -263,6 +278,14 @@ def _seed_blocks(
         aligned = placed_lines(frame, aligned_seeds(frame, grid, shifted), shifted)
         if aligned not in (grid, placed):  # a grid tried already teaches nothing new
             yield aligned
+
+
+def _lattice_of(frame: np.ndarray, skin: Skin, lattice: list[list[Grid]]) -> list[Grid]:
+    """:func:`_found_lattice`, if its cells are of a size the skin's come in (no bigger than
+    :func:`~bot.reading.regions.largest_pitch`: reading 114 px cells as each skin's cost
+    seconds)."""
+    largest = largest_pitch(skin) * (1 + PITCH_SLACK)
+    return [g for g in _found_lattice(frame, lattice) if min(g.pitch_x, g.pitch_y) <= largest]
 
 
 def _found_lattice(frame: np.ndarray, lattice: list[list[Grid]]) -> list[Grid]:
@@ -284,29 +307,35 @@ def _lattice_boards(
     """Each skin's board grown (:func:`~bot.reading.extent.board_extent`) from the cells of
     the lattice found without a skin that read clearly as the skin's, once the lattice is
     moved to where they read most surely (:func:`~bot.reading.recolour.aligned_seeds`)."""
+    boards = []
+    for skin in skins:
+        for found in _lattice_of(frame, skin, lattice):
+            board = _seeded_board(frame, aligned_seeds(frame, found, skin), skin)
+            if board is not None:
+                boards.append(board)
+    return boards
+
+
+def _seeded_board(frame: np.ndarray, grid: Grid, skin: Skin) -> Candidate | None:
+    """The skin's board grown from the cells of ``grid`` that read clearly as its drawn
+    classes, or None (too few of them, or no board)."""
     from bot.reading.classify import classify_cells
 
-    boards = []
+    scores = classify_cells(frame, grid, skin)
+    # Seeds of drawn classes only: a flat cell of the skin's also reads clearly on any flat
+    # tile of its colour (GNOME's covered cells, contrast lowered, as xdemineur's 0s).
+    seeds = scores.clear(skin) & np.isin(scores.classes, _drawn_classes(skin, grid))
+    rows, cols = np.nonzero(seeds)
+    if cols.size < MIN_SEED_CELLS:
+        return None
+    px, py = grid.pitch_x, grid.pitch_y
+    # A game that shares out spare pixels draws uneven lines: the lattice's own offsets.
+    shifts = None
+    if skin.uneven_px:
+        shifts = (_offsets(grid.col_offsets, cols), _offsets(grid.row_offsets, rows))
     h, w = frame.shape[:2]
-    for found, skin in itertools.product(_found_lattice(frame, lattice), skins):
-        grid = aligned_seeds(frame, found, skin)
-        scores = classify_cells(frame, grid, skin)
-        # Seeds of drawn classes only: a flat cell of the skin's also reads clearly on any
-        # flat tile of its colour (GNOME's covered cells, contrast lowered, as xdemineur's 0s).
-        seeds = scores.clear(skin) & np.isin(scores.classes, _drawn_classes(skin, grid))
-        rows, cols = np.nonzero(seeds)
-        if cols.size < MIN_SEED_CELLS:
-            continue
-        px, py = grid.pitch_x, grid.pitch_y
-        # A game that shares out spare pixels draws uneven lines: the lattice's own offsets.
-        shifts = None
-        if skin.uneven_px:
-            shifts = (_offsets(grid.col_offsets, cols), _offsets(grid.row_offsets, rows))
-        board = board_extent(frame, skin, grid.left, grid.top, px, py, (cols, rows),
-                             (0, 0, w, h), shifts, reach=skin.uneven_at(px, py))  # fmt: skip
-        if board is not None:
-            boards.append(board)
-    return boards
+    return board_extent(frame, skin, grid.left, grid.top, px, py, (cols, rows), (0, 0, w, h),
+                        shifts, reach=skin.uneven_at(px, py))  # fmt: skip
 
 
 def _drawn_classes(skin: Skin, grid: Grid) -> np.ndarray:

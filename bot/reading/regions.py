@@ -196,6 +196,18 @@ def smallest_pitch(skin: Skin) -> float:
     return float(min(skin.pitch_x, skin.pitch_y) * min(skin.scales + (1.0,)))
 
 
+def largest_pitch(skin: Skin) -> float:
+    """The largest cell pitch (px) the skin's cells come in: the top of its range for cells
+    that grow with the window, else its own or a drawn size at the largest desktop scaling.
+
+    >>> from bot.reading.skins import find_skin
+    >>> largest_pitch(find_skin("winmine")), largest_pitch(find_skin("sgt-mines"))
+    (48.0, 192.0)
+    """
+    sizes = [(skin.pitch_x, skin.pitch_y), *((z.pitch_x, z.pitch_y) for z in skin.sizes)]
+    return float(max(skin.pitch_range[1], max(map(max, sizes)) * DESKTOP_SCALING[1]))
+
+
 def lowest_scale(skin: Skin) -> float:
     """The smallest scale of the skin's own size its cells are looked for at: its smallest
     desktop scaling (1 at most), or the smallest size the game draws its cells at itself
