@@ -40,7 +40,13 @@ if TYPE_CHECKING:
     from bot.reading.grid import Grid
 
 from bot.reading.banks import RANK_STEP, TemplateBank, sample_step, template_bank, tone_fit_banks
-from bot.reading.lossy import lossy_bank, noisy_bank, ycrcb
+from bot.reading.lossy import (
+    MAX_NOISE_TOLERANCES,
+    lossy_bank,
+    neighbour_bleed,
+    noisy_bank,
+    ycrcb,
+)
 from bot.reading.matching import (
     cell_scale,
     classify_changed_cells,
@@ -142,6 +148,10 @@ def classify_cells(
     def unclear(results: tuple[np.ndarray, ...]) -> int:
         return int((~reads_clearly(results[1], results[2], skin)).sum())
 
+    def bleed() -> np.ndarray:
+        most = MAX_NOISE_TOLERANCES * skin.tolerance
+        return neighbour_bleed(ycrcb(samples), grid.rows, grid.cols, bank.h, bank.w, step, most)
+
     learnt = state.tones.get(skin.name) if adapt_tone else through
     results = read(learnt)
     if lossy and unclear(results):
@@ -151,7 +161,7 @@ def classify_cells(
         widened = score_cells(ycrcb(samples), lossy_bank(smooth), state)
         results = _widened_where_unsure(samples, smooth, skin, widened, results)
         if unclear(results):
-            results = _measured_lossy(samples, smooth, skin, state, results)
+            results = _measured_lossy(samples, smooth, skin, state, results, bleed)
     if adapt_tone and unclear(results):
         # The same cells through the same curve give the same answer: a message waited out
         # is the same frame many times over, judged once.
@@ -165,7 +175,7 @@ def classify_cells(
                     results = read(None)
                 if unclear(results):
                     results = _read_through_tones(
-                        samples, skin, bank, state, read, unclear, found_through
+                        samples, skin, bank, state, read, unclear, found_through, bleed
                     )
             state.searched = LastFrame(key, samples.copy(), tuple(r.copy() for r in results))
     win, conf, margin, distance = results
@@ -212,6 +222,7 @@ def _read_through_tones(
     read: Callable[[ToneCurve | None], tuple[np.ndarray, ...]],
     unclear: Callable[[tuple[np.ndarray, ...]], int],
     found_through: ToneCurve | None = None,
+    bleed: Callable[[], np.ndarray] | None = None,
 ) -> tuple[np.ndarray, ...]:
     """The cells read through the tone curve learnt from them (:func:`fit_tone`), from each
     of :data:`~bot.reading.tone.START_CURVES`; when no curve reads every cell clearly, read again
@@ -244,7 +255,8 @@ def _read_through_tones(
         best_drawn, sure = _assign(samples, bank.u8, bank, skin, state, False)
         noisy = noisy_bank(samples, bank, skin, best_drawn, sure)
         if noisy is not None:
-            win, conf, margin, dist = score_cells(ycrcb(samples), noisy, state)
+            widen = None if bleed is None else bleed()
+            win, conf, margin, dist = score_cells(ycrcb(samples), noisy, state, widen=widen)
             results = (win, conf, _noisy_margin(samples, bank, skin, win, conf, margin), dist)
             if not unclear(results):
                 clear.append((None, results))
@@ -295,6 +307,7 @@ def _measured_lossy(
     skin: Skin,
     state: ReaderState,
     results: tuple[np.ndarray, ...],
+    bleed: Callable[[], np.ndarray] | None = None,
 ) -> tuple[np.ndarray, ...]:
     """The locator's lossy look again where cells stay unclear, with the tolerance the cells
     that do read clearly show (:func:`~bot.reading.lossy.noisy_bank`): a JPEG's colour bleeds
@@ -308,7 +321,7 @@ def _measured_lossy(
     noisy = noisy_bank(samples, bank, skin, best, sure, own_colour=True)
     if noisy is None:
         return results
-    measured = score_cells(ycrcb(samples), noisy, state)
+    measured = score_cells(ycrcb(samples), noisy, state, widen=None if bleed is None else bleed())
     return _widened_where_unsure(samples, bank, skin, measured, results)
 
 

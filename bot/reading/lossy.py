@@ -98,6 +98,10 @@ ZONES = 3
 #: How far (pixels) from a stroke a JPEG's ringing and the stroke's colour reach in flat
 #: pixels: its 8x8 block (colour kept in 16x16 blocks, at half resolution).
 BLEED_REACH = 8
+#: The share of a neighbour's colour (its offset from a cell's own, on each colour axis) a
+#: JPEG mixes into the cell's flat pixels within :data:`BLEED_REACH` of it: sgt-mines' blue 1
+#: (127 levels off grey in Cb) tints the covered tile below it 14 levels at quality 75.
+BLEED_SHARE = 0.3
 #: Fewest flat pixels of the frame's sure cells a zone needs for its own noise level.
 MIN_ZONE_PIXELS = 200
 #: The share of a zone's flat pixels within its noise level: a cell is read at a tenth of its
@@ -128,6 +132,58 @@ def noise_zones(flat: np.ndarray, h: int, w: int, step: int, ring: np.ndarray) -
         zones[i] = (distance * step <= BLEED_REACH).reshape(-1)
     zones[:, ring] = 2
     return zones
+
+
+def neighbour_bleed(
+    cells: np.ndarray, rows: int, cols: int, h: int, w: int, step: int, most: float
+) -> np.ndarray:
+    """How far each cell's colour may be off for its neighbours' colour bleeding in
+    (``[rows * cols, h * w * 3]`` uint8, brightness 0): within :data:`BLEED_REACH` of a side,
+    a share (:data:`BLEED_SHARE`) of how far the neighbour's colour there lies from the
+    cell's own there, on each colour axis, at most ``most``.
+    ``cells``: the cells of a ``rows`` x ``cols`` grid in YCrCb (:func:`ycrcb`), row by row,
+    each ``h`` x ``w`` samples ``step`` pixels apart.
+
+    A JPEG keeps colour at half resolution in 8x8 blocks: a neighbour's coloured stroke tints
+    the flat pixels of this cell that share its block (sgt-mines' blue 1 tints the covered
+    tile below it 14 levels at quality 75). A neighbour whose colour there is the cell's own
+    (a flat window, a grey tile) lends it nothing.
+
+    >>> cell = np.full((4, 4, 3), 128, np.uint8)
+    >>> blue = cell.copy(); blue[3, :, 2] = 200  # a blue stroke along its bottom
+    >>> cells = np.stack([blue, cell, cell]).reshape(3, -1)  # a column of three cells
+    >>> bleed = neighbour_bleed(cells, 3, 1, 4, 4, 4, 30).reshape(3, 4, 4, 3)
+    >>> bleed[1, :, 0].tolist(), int(bleed[2].max())  # 8 px deep, samples 4 px apart
+    ([[0, 0, 21], [0, 0, 21], [0, 0, 0], [0, 0, 0]], 0)
+    """
+    depth = max(1, min(BLEED_REACH // step, h, w))
+    grid = cells.reshape(rows, cols, h, w, 3)[..., 1:].astype(np.int16)
+    bleed = np.zeros((rows, cols, h, w, 3), np.uint8)
+    cap = int(min(most, 255))
+    # (this cell's band, the neighbour's band beside it) for each side: above, below, left,
+    # right of the cell, as slices of the grid of cells and of a cell's samples.
+    sides = (
+        ((slice(1, None), slice(None)), (slice(None, -1), slice(None)),
+         (slice(0, depth), slice(None)), (slice(h - depth, h), slice(None))),
+        ((slice(None, -1), slice(None)), (slice(1, None), slice(None)),
+         (slice(h - depth, h), slice(None)), (slice(0, depth), slice(None))),
+        ((slice(None), slice(1, None)), (slice(None), slice(None, -1)),
+         (slice(None), slice(0, depth)), (slice(None), slice(w - depth, w))),
+        ((slice(None), slice(None, -1)), (slice(None), slice(1, None)),
+         (slice(None), slice(w - depth, w)), (slice(None), slice(0, depth))),
+    )  # fmt: skip
+    for own_at, other_at, own_band, other_band in sides:
+        own = grid[own_at][:, :, own_band[0], own_band[1]]
+        other = grid[other_at][:, :, other_band[0], other_band[1]]
+        if not own.size:
+            continue  # one row or column: no neighbour on this side
+        here = np.median(own.reshape(*own.shape[:2], -1, 2), axis=2)[:, :, None, None, :]
+        # Colour mixes in: each axis of it off by at most a share of the neighbour's offset
+        # on that axis (a tinted grey window beside a blue 1 is off on the other axis).
+        lent = np.minimum(BLEED_SHARE * np.abs(other - here).max(axis=(2, 3)), cap)
+        band = bleed[own_at][:, :, own_band[0], own_band[1], 1:]  # a view: written in place
+        np.maximum(band, lent[:, :, None, None, :].astype(np.uint8), out=band)
+    return bleed.reshape(rows * cols, -1)
 
 
 #: How far (pixels) into a cell JPEG's colour, kept at half resolution and smoothed back up,

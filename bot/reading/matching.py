@@ -249,12 +249,14 @@ def score_cells(
     bank: TemplateBank,
     state: ReaderState,
     recheck_below: float | None = None,
+    widen: np.ndarray | None = None,
 ) -> tuple[np.ndarray, ...]:
     """The full comparison: SSD ranking of every class, robust score of the nearest two.
 
-    With ``recheck_below``, a cell whose nearest variant (by SSD) of a candidate class scores
-    below it is scored against every variant of its two candidate classes (see
-    :func:`_best_variants`)."""
+    ``widen``: each cell's own least tolerance ``[N, D]`` (uint8) over the bank's, as
+    neighbours lend it (:func:`~bot.reading.lossy.neighbour_bleed`). With ``recheck_below``,
+    a cell whose nearest variant (by SSD) of a candidate class scores below it is scored
+    against every variant of its two candidate classes (see :func:`_best_variants`)."""
     import cv2
 
     n = samples.shape[0]
@@ -288,11 +290,13 @@ def score_cells(
         for j in range(m):
             cv2.absdiff(samples, away[j], dst=away[j])
         absent = absent_pixels(diff.reshape(m * n, d), away.reshape(m * n, d))
-    if bank.tol_all is not None:  # one tolerance everywhere: no per-sample gather
+    if bank.tol_all is not None and widen is None:  # one tolerance everywhere: no gather
         far = far_pixel_map(diff.reshape(m * n, d), bank.tol_all)
     else:
         tol = state.scratch("tol", (m, n, d))
         np.take(bank.tol, chosen.T, axis=0, out=tol, mode="clip")
+        if widen is not None:
+            np.maximum(tol, widen[None], out=tol)
         far = far_pixel_map(diff.reshape(m * n, d), tol.reshape(m * n, d))
     off = cv2.reduce(far, 1, cv2.REDUCE_SUM, dtype=cv2.CV_32S)[:, 0]
     score = 1.0 - off.reshape(m, n).T / (bank.mask.sum() / 3)  # [N, m]
