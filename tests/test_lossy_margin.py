@@ -13,9 +13,10 @@ import numpy as np
 import pytest
 
 from bot.reading.banks import sample_step, template_bank
-from bot.reading.classify import TELLING_LEVEL, _assign
 from bot.reading.lossy import noisy_bank
 from bot.reading.matching import cell_scale, sample_cells
+from bot.reading.nearest import assign
+from bot.reading.noisy_read import TELLING_LEVEL
 from bot.reading.read import ReaderState, locate_board, read_frame
 from bot.reading.telling import nearer_margin, telling_margin
 from solver.board import read_board
@@ -92,7 +93,7 @@ def test_a_few_look_alike_cells_do_not_hide_another_skins_board():
 
 
 def _noisy(samples, bank, skin):
-    best, sure = _assign(samples, bank.u8, bank, skin, ReaderState(), False)
+    best, sure = assign(samples, bank.u8, bank, skin, ReaderState(), False)
     return noisy_bank(samples, bank, skin, best, sure)
 
 

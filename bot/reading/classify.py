@@ -34,7 +34,7 @@ import numpy as np
 
 from bot.reading.skins import Skin
 from bot.reading.state import LastFrame, ReaderState, ToneCurve
-from bot.reading.tone import START_CURVES, Assigner, fit_tone
+from bot.reading.tone import START_CURVES, fit_tone
 
 if TYPE_CHECKING:
     from bot.reading.grid import Grid
@@ -44,29 +44,20 @@ from bot.reading.lossy import (
     MAX_NOISE_TOLERANCES,
     lossy_bank,
     neighbour_bleed,
-    noisy_bank,
     ycrcb,
 )
 from bot.reading.matching import (
     cell_scale,
     classify_changed_cells,
     classify_samples,
-    cross_products,
+    reads_clearly,
     sample_cells,
     score_cells,
 )
-from bot.reading.telling import nearer_margin, telling_margin
+from bot.reading.nearest import assigner
+from bot.reading.noisy_read import measured_lossy, read_noisy, widened_where_unsure
 
-
-def reads_clearly(confidence: np.ndarray, margin: np.ndarray, skin: Skin) -> np.ndarray:
-    """Which cells read clearly by ``skin``'s rules: its confidence and margin, each at least.
-
-    >>> from bot.reading.skins import find_skin
-    >>> skin = find_skin("winmine")
-    >>> reads_clearly(np.array([1.0, 1.0, 0.5]), np.array([0.5, 0.0, 0.5]), skin).tolist()
-    [True, False, False]
-    """
-    return (confidence >= skin.min_confidence) & (margin >= skin.min_margin)
+__all__ = ["CellScores", "as_screen_shows", "classify_cells", "learn_tone", "reads_clearly"]
 
 
 @dataclass(frozen=True)
@@ -159,9 +150,9 @@ def classify_cells(
         # a block of smaller cells (lines a pixel thin inside it).
         smooth = template_bank(skin, sx, sy, step, repeated=False)  # the same classes
         widened = score_cells(ycrcb(samples), lossy_bank(smooth), state)
-        results = _widened_where_unsure(samples, smooth, skin, widened, results)
+        results = widened_where_unsure(samples, smooth, skin, widened, results)
         if unclear(results):
-            results = _measured_lossy(samples, smooth, skin, state, results, bleed)
+            results = measured_lossy(samples, smooth, skin, state, results, bleed)
     if adapt_tone and unclear(results):
         # The same cells through the same curve give the same answer: a message waited out
         # is the same frame many times over, judged once.
@@ -228,7 +219,8 @@ def _read_through_tones(
     of :data:`~bot.reading.tone.START_CURVES`; when no curve reads every cell clearly, read again
     with the tolerance widened by the frame's noise and each template's edges
     (:func:`~bot.reading.lossy.noisy_bank`: lossy compression smears edges and colour), where
-    a winner must beat the runner-up by :data:`NOISY_MARGIN` more.
+    a winner must beat the runner-up by
+    :data:`~bot.reading.noisy_read.NOISY_MARGIN` more.
 
     When two curves both read every cell clearly but differently, the frame is ambiguous:
     the cells they disagree on get a margin of 0 (refused). A curve that read every cell
@@ -252,16 +244,12 @@ def _read_through_tones(
         # As drawn only: noise (JPEG) leaves the colours where they were, and a curve fitted to
         # a frame it does not explain (greyscale) can make the widened tolerance pass glyphs
         # for others (a grey 2 for GNOME Mines' red 3).
-        best_drawn, sure = _assign(samples, bank.u8, bank, skin, state, False)
-        noisy = noisy_bank(samples, bank, skin, best_drawn, sure)
+        noisy = read_noisy(samples, bank, skin, state, bleed)
         if noisy is not None:
-            widen = None if bleed is None else bleed()
-            win, conf, margin, dist = score_cells(ycrcb(samples), noisy, state, widen=widen)
-            results = (win, conf, _noisy_margin(samples, bank, skin, win, conf, margin), dist)
-            if not unclear(results):
-                clear.append((None, results))
-            elif unclear(results) < unclear(best):
-                best = results
+            if not unclear(noisy):
+                clear.append((None, noisy))
+            elif unclear(noisy) < unclear(best):
+                best = noisy
     if found_through is not None:
         # Last: a curve learnt from a fresh board's one colour may as well show its covered
         # cells as open ones, which the frame's own curves, from starts near the skin's
@@ -287,97 +275,6 @@ def _read_through_tones(
     return results
 
 
-#: How much more than the skin's ``min_margin`` a winner needs when read with the widened
-#: tolerance of a noisy frame ...
-NOISY_MARGIN = 0.05
-#: ... unless, on the pixels that tell it from the runner-up, it matches this much more of them
-#: with the skin's own tolerance (:func:`~bot.reading.telling.telling_margin`: a flag and a
-#: question mark on one tile differ in a few per cent of the cell, so the whole cell's margin
-#: stays small, and a widened tolerance lets the runner-up's strokes pass too).
-TELLING_LEVEL = 0.5
-#: How far below 0 :func:`~bot.reading.telling.telling_margin` may be where the winner is the
-#: nearer image on the telling pixels: a pixel of a hundred within the runner-up's tolerance
-#: (JPEG's noise at quality 75 put a sgt-mines 3 so) is no evidence for it.
-TELLING_SLACK = 0.02
-
-
-def _measured_lossy(
-    samples: np.ndarray,
-    bank: TemplateBank,
-    skin: Skin,
-    state: ReaderState,
-    results: tuple[np.ndarray, ...],
-    bleed: Callable[[], np.ndarray] | None = None,
-) -> tuple[np.ndarray, ...]:
-    """The locator's lossy look again where cells stay unclear, with the tolerance the cells
-    that do read clearly show (:func:`~bot.reading.lossy.noisy_bank`): a JPEG's colour bleeds
-    and rings further than the fixed look allows (a sgt-mines 1 at quality 75-80). The noise is
-    measured only on cells that read clearly as the class nearest them, so a window or margin
-    beside the board (in the window classified, but drawn unlike any cell) adds none."""
-    best, sure = _assign(samples, bank.u8, bank, skin, state, False)
-    class_of = np.repeat(np.arange(len(bank.classes)), np.diff(bank.starts))
-    clear = reads_clearly(results[1], results[2], skin)
-    sure &= clear & (class_of[best] == results[0])
-    noisy = noisy_bank(samples, bank, skin, best, sure, own_colour=True)
-    if noisy is None:
-        return results
-    measured = score_cells(ycrcb(samples), noisy, state, widen=None if bleed is None else bleed())
-    return _widened_where_unsure(samples, bank, skin, measured, results)
-
-
-def _widened_where_unsure(
-    samples: np.ndarray,
-    bank: TemplateBank,
-    skin: Skin,
-    widened: tuple[np.ndarray, ...],
-    results: tuple[np.ndarray, ...],
-) -> tuple[np.ndarray, ...]:
-    """``results`` with the ``widened`` reading (a lossy look's scores against ``bank``'s
-    classes, its margins made noisy ones: :func:`_noisy_margin`) where the cell is unclear, or
-    where it reads the same class more surely (the locator grows a board only through cells
-    that read surely)."""
-    win, conf, margin, distance = widened
-    widened = (win, conf, _noisy_margin(samples, bank, skin, win, conf, margin), distance)
-    doubtful = ~reads_clearly(results[1], results[2], skin)
-    take = doubtful | ((win == results[0]) & (conf > results[1]))
-    return tuple(np.where(take, w, r) for w, r in zip(widened, results, strict=True))
-
-
-def _noisy_margin(
-    samples: np.ndarray,
-    strict: TemplateBank,
-    skin: Skin,
-    win: np.ndarray,
-    conf: np.ndarray,
-    margin: np.ndarray,
-) -> np.ndarray:
-    """The margins of cells read with a noisy frame's widened tolerance, less
-    :data:`NOISY_MARGIN`, except where the winner (ahead, if by less than the skin's
-    ``min_margin``: noise blurs what tells the classes apart) clearly wins on the pixels that
-    tell it from the runner-up, compared with the ``strict`` bank (the same classes, the
-    skin's own tolerance; BGR ``samples``): :data:`TELLING_LEVEL`."""
-    narrow = (conf >= skin.min_confidence) & (margin > 0)
-    narrow &= margin < skin.min_margin + NOISY_MARGIN
-    adjusted = margin - NOISY_MARGIN
-    if narrow.any():
-        telling = telling_margin(samples[narrow], strict, win[narrow])
-        # Or, with (next to) no pixel telling against it, nearer the winner on the telling
-        # pixels than to any other class, in colour or in brightness: JPEG smears a thin
-        # stroke's colour past both images.
-        nearer = (telling >= -TELLING_SLACK) & (
-            (nearer_margin(samples[narrow], strict, win[narrow]) >= TELLING_LEVEL)
-            | (nearer_margin(samples[narrow], strict, win[narrow], True) >= TELLING_LEVEL)
-        )
-        told = np.maximum(margin[narrow], skin.min_margin)
-        adjusted[narrow] = np.where((telling >= TELLING_LEVEL) | nearer, told, adjusted[narrow])
-    return adjusted
-
-
-#: A cell is sure of its class, for learning a tone curve, when the squared difference to its
-#: nearest class is below this share of the next class's.
-TONE_SURE_RATIO = 0.5
-
-
 #: How many template banks seen through a tone curve a reader state keeps.
 KEPT_TONED = 8
 
@@ -387,63 +284,11 @@ def _fitted_curves(
 ) -> Iterator[ToneCurve]:
     """The curves :func:`~bot.reading.tone.fit_tone` learns from the cells ``samples`` against
     the bank ``fit``, from each of :data:`~bot.reading.tone.START_CURVES` in turn."""
-    assign = _assigner(samples, fit, skin, state)
+    assign = assigner(samples, fit, skin, state)
     for start in START_CURVES:
         curve = fit_tone(samples, fit.u8, fit.mask, assign, skin.tolerance, start)
         if curve is not None:
             yield curve
-
-
-#: Every how many sampled values the tone fit's nearest-template search looks at (4: every
-#: channel in turn; the search only has to be right for cells that are clearly one class).
-NEAREST_STEP = 4
-
-
-def _assigner(cells: np.ndarray, bank: TemplateBank, skin: Skin, state: ReaderState) -> Assigner:
-    """:func:`_assign` for ``cells`` against ``bank``, as :func:`fit_tone` asks it."""
-    return lambda toned, strict: _assign(cells, toned, bank, skin, state, strict)
-
-
-def _assign(
-    cells: np.ndarray,
-    toned: np.ndarray,
-    bank: TemplateBank,
-    skin: Skin,
-    state: ReaderState,
-    strict: bool,
-) -> tuple[np.ndarray, np.ndarray]:
-    """Each cell's nearest template among ``toned`` (``bank``'s templates as a tone curve shows
-    them) and whether the cell is sure of it (:data:`bot.reading.tone.Assigner`): its nearest
-    class clearly nearer than any other by squared difference; with ``strict``, also read
-    clearly by the skin's rules as that class."""
-    best, d2, next_d2 = _nearest(cells, toned, bank, state)
-    sure = d2 < TONE_SURE_RATIO * next_d2
-    if strict:
-        f32 = np.ascontiguousarray(toned[:, ::RANK_STEP], dtype=np.float32)
-        seen = replace(bank, u8=toned, f32=np.ascontiguousarray(f32.T), sq=(f32 * f32).sum(axis=1))
-        win, conf, margin, _ = score_cells(cells, seen, state)
-        class_of = np.repeat(np.arange(len(bank.classes)), np.diff(bank.starts))
-        clear = reads_clearly(conf, margin, skin)
-        sure = clear & (class_of[best] == win)
-    return best, sure
-
-
-def _nearest(
-    cells: np.ndarray, templates: np.ndarray, bank: TemplateBank, state: ReaderState
-) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """Each cell's nearest of ``templates`` (``bank``'s, as a tone curve shows them) by squared
-    difference, that difference, and the nearest template of another class's (for
-    :func:`bot.reading.tone.fit_tone`; inf for a skin of one class)."""
-    k = NEAREST_STEP
-    columns = np.ascontiguousarray(templates[:, ::k].T, dtype=np.float32)
-    cross, norms = cross_products(cells[:, ::k], columns, state, "nearest")
-    d2 = np.maximum(norms[:, None] + (columns * columns).sum(axis=0)[None, :] - 2 * cross, 0)
-    best = d2.argmin(axis=1)
-    class_of = np.repeat(np.arange(len(bank.classes)), np.diff(bank.starts))
-    class_d2 = np.minimum.reduceat(d2, bank.starts[:-1], axis=1)
-    rows = np.arange(len(cells))
-    class_d2[rows, class_of[best]] = np.inf
-    return best, d2[rows, best], class_d2.min(axis=1)
 
 
 def _toned_bank(bank: TemplateBank, curve: ToneCurve, state: ReaderState) -> TemplateBank:

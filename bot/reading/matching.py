@@ -467,3 +467,14 @@ def classify_changed_cells(
         changed_cells = None
     state.last = LastFrame(key, kept, tuple(r.copy() for r in results), changed_cells)
     return results
+
+
+def reads_clearly(confidence: np.ndarray, margin: np.ndarray, skin: Skin) -> np.ndarray:
+    """Which cells read clearly by ``skin``'s rules: its confidence and margin, each at least.
+
+    >>> from bot.reading.skins import find_skin
+    >>> skin = find_skin("winmine")
+    >>> reads_clearly(np.array([1.0, 1.0, 0.5]), np.array([0.5, 0.0, 0.5]), skin).tolist()
+    [True, False, False]
+    """
+    return (confidence >= skin.min_confidence) & (margin >= skin.min_margin)
