@@ -12,7 +12,7 @@ cells read best and the board grown again; one that still stops short is marked 
 from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 import numpy as np
 
@@ -20,8 +20,9 @@ from bot.reading.anchors import line_offsets
 from bot.reading.banks import sample_step
 from bot.reading.classify import CellScores, as_screen_shows, classify_cells
 from bot.reading.grid import Grid
-from bot.reading.lines import margin_depths, middle_half, steady_moves, unlike_sides_off
+from bot.reading.lines import margin_depths, middle_half, unlike_sides_off
 from bot.reading.matching import cell_scale
+from bot.reading.placed import SearchLattice, fit_offsets, lattice_grid
 from bot.reading.skins import Skin
 from bot.reading.state import ToneCurve
 from bot.reading.whole import board_problem, side_problem, whole_within
@@ -128,7 +129,7 @@ def board_extent(
     bounding box. The board's frame (never a cell) cuts the group off from look-alike areas.
 
     Seeds left outside the group mean the group stopped inside the board: on an uneven lattice
-    the lines are then placed again by how well their cells read (:func:`_fit_offsets`); if
+    the lines are then placed again by how well their cells read (:func:`fit_offsets`); if
     seeds still lie outside, the candidate is marked ``cut`` (a smaller board is never given).
     ``noisy``: cells that do not read clearly as drawn are read again with the tolerance a
     lossy picture's edges ask for (:func:`~bot.reading.classify.classify_cells`). ``reach``:
@@ -140,7 +141,7 @@ def board_extent(
     if kx1 < kx0 or ky1 < ky0:
         return None
     kx, ky = seeds
-    lattice = _Lattice(fx, fy, px, py, (kx0, ky0, kx1, ky1))
+    lattice = SearchLattice(fx, fy, px, py, (kx0, ky0, kx1, ky1))
     if shifts is not None:
         lattice = replace(
             lattice,
@@ -154,7 +155,7 @@ def board_extent(
     # Finding the board needs no pixel-by-pixel look at big cells drawn at the skin's own
     # size: about 16 samples across each (the reader then compares every pixel). Stretched
     # cells keep every pixel: their blurred edges already cost some of each cell's score.
-    own_size = cell_scale(_grid(fx, fy, px, py, 0, 0, 0, 0), skin) == (1.0, 1.0)
+    own_size = cell_scale(lattice_grid(fx, fy, px, py, 0, 0, 0, 0), skin) == (1.0, 1.0)
     step = max(sample_step(skin), int(min(px, py) // 16)) if own_size else sample_step(skin)
     window = (
         max(kx0, kx.min() - 2),
@@ -174,7 +175,7 @@ def board_extent(
         if not short:
             break
         fitted = grown[0]
-        lattice = _fit_offsets(frame, skin, lattice, fitted, step, reach)
+        lattice = fit_offsets(frame, skin, lattice, fitted, step, reach)
         grown = _grow(frame, skin, lattice, fitted, (kx, ky), step, noisy)
         if grown is None:
             return None
@@ -184,7 +185,7 @@ def board_extent(
     if shifts is not None and not short and _clear_cells(grown, skin) < _box_cells(grown):
         # A board whole but for cells that do not read: lines no anchor placed (the last
         # columns of a won board, all flags and numbers) may be off by a few pixels there.
-        refit = _fit_offsets(frame, skin, lattice, grown[0], step, reach)
+        refit = fit_offsets(frame, skin, lattice, grown[0], step, reach)
         regrown = _grow(frame, skin, refit, grown[0], (kx, ky), step, noisy)
         if regrown is not None and _clear_cells(regrown, skin) > _clear_cells(grown, skin):
             lattice, grown = refit, regrown
@@ -231,10 +232,10 @@ PHASE_GAIN = 0.9
 def _refined_phase(
     frame: np.ndarray,
     skin: Skin,
-    lattice: _Lattice,
+    lattice: SearchLattice,
     seeds: tuple[np.ndarray, np.ndarray],
     step: int,
-) -> _Lattice:
+) -> SearchLattice:
     """The lattice moved by up to :data:`PHASE_REACH` px each way to where the seeds' cells read
     closest to their images, if clearly closer (:data:`PHASE_GAIN`). A scaled board's cells
     may start between pixels (a fraction of a pixel wide, or a board whose frame a scaler put
@@ -249,7 +250,7 @@ def _refined_phase(
         max(kx0, mx - half), max(ky0, my - half), min(kx1, mx + half - 1), min(ky1, my + half - 1)
     )  # fmt: skip
 
-    def distance(moved: _Lattice) -> float:
+    def distance(moved: SearchLattice) -> float:
         return float(classify_cells(frame, moved.grid(*window), skin, step).distance.mean())
 
     moves = np.arange(-PHASE_REACH, PHASE_REACH + 1e-9, PHASE_STEP)
@@ -270,30 +271,6 @@ def _refined_phase(
     return best if least < PHASE_GAIN * initial else lattice
 
 
-@dataclass(frozen=True)
-class _Lattice:
-    """The lattice a board is searched on: phase ``(fx, fy)``, pitch, the lattice indices
-    ``(kx0, ky0, kx1, ky1)`` inside the search area and, on uneven lattices, each line's offset
-    from the even lattice (index 0: line ``kx0`` / ``ky0``)."""
-
-    fx: float
-    fy: float
-    px: float
-    py: float
-    limits: tuple[int, int, int, int]
-    col_offsets: tuple[float, ...] = ()
-    row_offsets: tuple[float, ...] = ()
-
-    def grid(self, x0: int, y0: int, x1: int, y1: int) -> Grid:
-        """The grid of lattice cells ``x0..x1`` by ``y0..y1`` (inclusive), lines offset."""
-        kx0, ky0 = self.limits[:2]
-        return replace(
-            _grid(self.fx, self.fy, self.px, self.py, x0, y0, x1, y1),
-            col_offsets=self.col_offsets[x0 - kx0 : x1 - kx0 + 1],
-            row_offsets=self.row_offsets[y0 - ky0 : y1 - ky0 + 1],
-        )
-
-
 #: What :func:`_grow` finds: the window classified ``(x0, y0, x1, y1)`` (lattice indices), its
 #: scores and the board's box in the window ``(bx0, by0, bx1, by1)`` (inclusive).
 _Grown = tuple[tuple[int, int, int, int], CellScores, tuple[int, int, int, int]]
@@ -302,7 +279,7 @@ _Grown = tuple[tuple[int, int, int, int], CellScores, tuple[int, int, int, int]]
 def _grow(
     frame: np.ndarray,
     skin: Skin,
-    lattice: _Lattice,
+    lattice: SearchLattice,
     window: tuple[int, int, int, int],
     seeds: tuple[np.ndarray, np.ndarray],
     step: int,
@@ -362,7 +339,7 @@ def _seeded_box(
 def _side_by_side(
     frame: np.ndarray,
     skin: Skin,
-    lattice: _Lattice,
+    lattice: SearchLattice,
     grown: _Grown,
     seeds: tuple[np.ndarray, np.ndarray],
 ) -> _Grown:
@@ -395,7 +372,7 @@ def _clear_cells(grown: _Grown, skin: Skin) -> int:
 
 
 def _stops_short(
-    frame: np.ndarray, lattice: _Lattice, grown: _Grown, seeds: tuple[np.ndarray, np.ndarray]
+    frame: np.ndarray, lattice: SearchLattice, grown: _Grown, seeds: tuple[np.ndarray, np.ndarray]
 ) -> bool:
     """Whether the board found stops inside the board: anchor matches on the lattice lie
     beyond a side that does not end at a frame (beyond a frame they are another board's), or
@@ -425,87 +402,4 @@ def _stops_short(
     return (
         any(line is not None and np.median(line) >= SIDE_LEVEL for line in lines)
         and board_problem(frame, grid) is not None
-    )
-
-
-def placed_lines(frame: np.ndarray, grid: Grid, skin: Skin) -> Grid:
-    """``grid`` with each column and row of an uneven lattice moved to where ``skin``'s cells
-    read best, the lines placed together (:func:`_fit_offsets`); ``grid`` itself for a skin of
-    even lattices. A lattice found without a skin is even: GNOME Mines' first four columns of
-    37 px before the 36 px ones put every later column of a 36 px lattice 4 px off."""
-    if not skin.uneven_px:
-        return grid
-    window = (0, 0, grid.cols - 1, grid.rows - 1)
-    lattice = _Lattice(
-        grid.left,
-        grid.top,
-        grid.pitch_x,
-        grid.pitch_y,
-        window,
-        grid.col_offsets or (0.0,) * grid.cols,
-        grid.row_offsets or (0.0,) * grid.rows,
-    )
-    reach = skin.uneven_at(grid.pitch_x, grid.pitch_y)
-    return _fit_offsets(frame, skin, lattice, window, sample_step(skin), reach).grid(*window)
-
-
-def _fit_offsets(
-    frame: np.ndarray,
-    skin: Skin,
-    lattice: _Lattice,
-    window: tuple[int, int, int, int],
-    step: int,
-    reach: float,
-) -> _Lattice:
-    """Each column's, then each row's offset moved by whole pixels (up to ``reach``) to where
-    the line's cells read best: the anchor matches place the lines only where they are, and a
-    board of few anchors (a lost dense board is nearly all mines) leaves lines guessed between
-    matches or beyond the last one."""
-    wx0, wy0, wx1, wy1 = window
-    kx0, ky0 = lattice.limits[:2]
-    most = int(np.ceil(reach))
-    moves = np.arange(-most, most + 1)
-    for axis in (1, 0):  # columns (a line along axis 0 of the scores), then rows
-        name = "col_offsets" if axis == 1 else "row_offsets"
-        first, lo, hi = (kx0, wx0, wx1) if axis == 1 else (ky0, wy0, wy1)
-        phase, pitch = (lattice.fx, lattice.px) if axis == 1 else (lattice.fy, lattice.py)
-        offsets = np.array(getattr(lattice, name))
-        # Such lattices are of whole-pixel cells: each line starts on a whole pixel.
-        even = phase + (first + np.arange(offsets.size)) * pitch
-        offsets = np.round(even + offsets) - even
-        part = slice(lo - first, hi - first + 1)
-        # Mean confidence of each line with all the window's lines moved by each amount.
-        quality = []
-        for move in moves:
-            moved = offsets.copy()
-            moved[part] += move
-            changes: dict[str, Any] = {name: tuple(moved)}
-            trial = replace(lattice, **changes)
-            conf = classify_cells(frame, trial.grid(wx0, wy0, wx1, wy1), skin, step).confidence
-            quality.append(conf.mean(axis=1 - axis))
-        # Whole-pixel cells are a whole number of pixels wide, all within a pixel of the pitch
-        # (more under a desktop's scaling): the lines are placed together, each as well as
-        # its neighbours allow. A lossy picture's cells read about as well a pixel or two off,
-        # and lines placed one by one then made cells of 31 and 34 px for 32.7.
-        starts = (even + offsets)[part]
-        spread = reach / skin.uneven_px  # 1, or the scale a desktop stretched them by
-        # A desktop's scaler stretches wide and narrow cells alike: no order left then.
-        ordered = skin.spare_first and spread <= 1
-        best = steady_moves(np.array(quality), starts, moves, pitch, spread, ordered)
-        # Lines beyond the window follow the nearest line inside it.
-        offsets += np.interp(np.arange(offsets.size), np.arange(lo, hi + 1) - first, best)
-        final: dict[str, Any] = {name: tuple(float(v) for v in offsets)}
-        lattice = replace(lattice, **final)
-    return lattice
-
-
-def _grid(fx: float, fy: float, px: float, py: float, x0: int, y0: int, x1: int, y1: int) -> Grid:
-    """The grid of lattice cells ``x0..x1`` by ``y0..y1`` (inclusive)."""
-    return Grid(
-        float(fx + x0 * px),
-        float(fy + y0 * py),
-        float(px),
-        float(py),
-        int(x1 - x0 + 1),
-        int(y1 - y0 + 1),
     )

@@ -40,10 +40,11 @@ from bot.reading.choose import (
     sure_below_own_size,
 )
 from bot.reading.classify import CellScores
-from bot.reading.extent import Candidate, Located, board_extent, placed_lines
+from bot.reading.extent import Candidate, Located, board_extent
 from bot.reading.grid import Grid
 from bot.reading.lattice import find_lattice
 from bot.reading.phase import refined_phase
+from bot.reading.placed import placed_lines
 from bot.reading.recolour import (
     aligned_seeds,
     learn_curve,
