@@ -27,7 +27,6 @@ from dataclasses import replace
 import numpy as np
 
 from bot.errors import BoardNotFoundError, LatticeError, TwoBoardsError
-from bot.reading.anchors import FLAT_VARIANCE
 from bot.reading.choose import (
     board_sized,
     choose_board,
@@ -40,6 +39,7 @@ from bot.reading.choose import (
     sure_below_own_size,
 )
 from bot.reading.classify import CellScores
+from bot.reading.evident import drawn_classes, unseen_lattice
 from bot.reading.extent import Candidate, Located, board_extent
 from bot.reading.grid import Grid
 from bot.reading.lattice import find_lattice
@@ -89,7 +89,29 @@ def locate_board(frame_bgr: np.ndarray, skins: Sequence[Skin] | None = None) -> 
         raise BoardNotFoundError(
             f"no board found in the {frame.shape[1]}x{frame.shape[0]} picture (too small)"
         )
-    return refined_phase(frame, _locate_any(frame, skins))
+    located = refined_phase(frame, _locate_any(frame, skins))
+    why = _flat_board(frame, located)
+    if why is not None:
+        raise BoardNotFoundError(why)
+    return located
+
+
+def _flat_board(frame: np.ndarray, located: Located) -> str | None:
+    """Why the board found cannot be told from a board of other cells: its skin has flat
+    classes, every cell reads as one, and the picture shows no lattice there
+    (:func:`~bot.reading.evident.unseen_lattice`); else None."""
+    from bot.reading.banks import sample_step, template_bank
+    from bot.reading.classify import classify_cells
+    from bot.reading.matching import cell_scale
+
+    skin, grid = located.skin, located.grid
+    if located.repeat is not None:
+        return None  # read as the picture was before a pixel-repeating enlargement
+    classes = len(template_bank(skin, *cell_scale(grid, skin), sample_step(skin)).classes)
+    if drawn_classes(skin, grid).size == classes:
+        return None  # every class draws detail: the cells show the lattice
+    scores = classify_cells(frame, grid, skin, through=located.tone)
+    return unseen_lattice(frame, skin, grid, scores.classes)
 
 
 def _other_game(
@@ -325,7 +347,7 @@ def _seeded_board(frame: np.ndarray, grid: Grid, skin: Skin) -> Candidate | None
     scores = classify_cells(frame, grid, skin)
     # Seeds of drawn classes only: a flat cell of the skin's also reads clearly on any flat
     # tile of its colour (GNOME's covered cells, contrast lowered, as xdemineur's 0s).
-    seeds = scores.clear(skin) & np.isin(scores.classes, _drawn_classes(skin, grid))
+    seeds = scores.clear(skin) & np.isin(scores.classes, drawn_classes(skin, grid))
     rows, cols = np.nonzero(seeds)
     if cols.size < MIN_SEED_CELLS:
         return None
@@ -337,22 +359,6 @@ def _seeded_board(frame: np.ndarray, grid: Grid, skin: Skin) -> Candidate | None
     h, w = frame.shape[:2]
     return board_extent(frame, skin, grid.left, grid.top, px, py, (cols, rows), (0, 0, w, h),
                         shifts, reach=skin.uneven_at(px, py))  # fmt: skip
-
-
-def _drawn_classes(skin: Skin, grid: Grid) -> np.ndarray:
-    """The classes (indices into the skin's template bank at ``grid``'s scale) whose image is
-    not one flat tone: its grey variance at least the anchors' :data:`FLAT_VARIANCE`."""
-    from bot.reading.banks import sample_step, template_bank
-    from bot.reading.matching import cell_scale
-
-    bank = template_bank(skin, *cell_scale(grid, skin), sample_step(skin))
-    shown = bank.mask.reshape(-1, 3)[:, 0]
-    drawn = []
-    for k, start in enumerate(bank.starts[:-1]):
-        grey = bank.u8[start].reshape(-1, 3)[shown].mean(axis=1)
-        if grey.var() >= FLAT_VARIANCE:
-            drawn.append(k)
-    return np.array(drawn, np.intp)
 
 
 def _offsets(offsets: tuple[float, ...], lines: np.ndarray) -> np.ndarray:
