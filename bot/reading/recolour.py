@@ -192,7 +192,7 @@ def aligned_seeds(frame: np.ndarray, lattice: Grid, skin: Skin) -> Grid:
     from bot.reading.classify import classify_cells
 
     seen: dict[tuple[int, int], float] = {}  # each move is classified once
-    probe = detailed_block(frame, lattice, align_block(lattice))
+    probe = detailed_block(frame, lattice, ALIGN_BLOCK)
 
     def sureness(dx: int, dy: int) -> float:
         if (dx, dy) not in seen:
@@ -223,29 +223,8 @@ def aligned_seeds(frame: np.ndarray, lattice: Grid, skin: Skin) -> Grid:
 ALIGN_STEPS = 16
 
 
-#: Most cells (columns, rows) of the block :func:`aligned_seeds` reads at each move ...
+#: Most cells (columns, rows) of the block :func:`aligned_seeds` reads at each move.
 ALIGN_BLOCK = (8, 8)
-#: ... and most pixels: 8x8 cells of 40 px (reading big cells costs in proportion: GNOME
-#: Mines draws an 8x8 board at 114 px a cell in a big window) ...
-ALIGN_PIXELS = 8 * 8 * 40 * 40
-#: ... but no fewer cells along each axis than this (a move is judged on their detail).
-ALIGN_LEAST = 3
-
-
-def align_block(grid: Grid) -> tuple[int, int]:
-    """The block of cells :func:`aligned_seeds` reads at each move, for cells of ``grid``'s
-    pitch.
-
-    >>> align_block(Grid(0, 0, 16, 16, 30, 16)), align_block(Grid(0, 0, 114, 114, 8, 8))
-    ((8, 8), (3, 3))
-    """
-    side = int(np.sqrt(ALIGN_PIXELS / (grid.pitch_x * grid.pitch_y)))
-    return (
-        max(ALIGN_LEAST, min(ALIGN_BLOCK[0], side)),
-        max(ALIGN_LEAST, min(ALIGN_BLOCK[1], side)),
-    )
-
-
 #: Most cells (columns, rows) of the block :func:`learn_curve` learns a curve from.
 CURVE_BLOCK = (12, 12)
 
