@@ -16,7 +16,7 @@ import numpy as np
 import pytest
 
 from bot.errors import LatticeError
-from bot.reading.lattice import Lattice, estimate_pitch, find_lattice, refine_pitch
+from bot.reading.lattice import Lattice, estimate_pitch, find_lattice, find_lattices, refine_pitch
 
 FIX = Path(__file__).parent / "fixtures_tune"
 
@@ -219,3 +219,35 @@ def test_edge_maps_are_the_blurred_pictures_central_differences(shape):
     horizontal[1:-1, :] = np.abs(img[2:] - img[:-2]).max(axis=2)
     got = edge_maps(image)
     assert np.array_equal(got[0], vertical) and np.array_equal(got[1], horizontal)
+
+
+def _web_checkerboard() -> np.ndarray:
+    """A web clone's board as its page draws it: 10x10 cells of 30 px, squares of two greens
+    8 levels apart, a block of open squares of two tans and a stroke, between dark bars."""
+    shade = np.indices((10, 10)).sum(axis=0) % 2
+    board = np.where(shade[..., None] == 1, [73, 209, 162], [81, 215, 170]).astype(np.uint8)
+    board[3:8, 2:6] = np.where(shade[3:8, 2:6, None] == 1, [153, 184, 215], [159, 194, 229])
+    board[4, 3] = [60, 60, 200]
+    picture = np.repeat(np.repeat(board, 30, 0), 30, 1)
+    picture[100:110, 72:78] = [200, 100, 30]
+    page = np.full((420, 420, 3), 255, np.uint8)
+    page[40:340, 60:360] = picture
+    page[20:40, 40:380] = page[340:360, 40:380] = [40, 110, 75]
+    return page
+
+
+def test_faint_edges_show_a_board_of_squares_a_few_levels_apart(tmp_path: Path) -> None:
+    """Strong edges show only the coloured middle of such a board (too little for a board);
+    faint ones show all of it, and tune takes the lattice of the labelled board's size."""
+    import cv2
+
+    from bot.reading.tune_cells import load_shot
+
+    page = _web_checkerboard()
+    assert [(lat.cols, lat.rows, lat.left, lat.top) for lat in find_lattices(page)] == [
+        (10, 10, 60, 40)
+    ]
+    cv2.imwrite(str(tmp_path / "shot.png"), page)
+    (tmp_path / "shot.txt").write_text(("." * 10 + "\n") * 10, encoding="utf-8")
+    shot = load_shot(tmp_path / "shot.png")
+    assert (shot.lattice.cols, shot.lattice.rows, shot.lattice.left) == (10, 10, 60)

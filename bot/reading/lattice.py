@@ -26,7 +26,7 @@ else on a desktop does that over such an area. :func:`find_lattice` uses only th
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 
 import numpy as np
@@ -50,8 +50,12 @@ from bot.reading.lattice_pitch import (
 )
 
 __all__ = ["EDGE_STEP", "MIN_CELLS", "Lattice", "edge_maps", "estimate_pitch", "find_lattice",
+           "find_lattices", "whole_lattice",
            "refine_pitch"]  # fmt: skip
 
+#: The faintest colour step that counts as an edge where none of :data:`EDGE_STEP` shows a
+#: whole board (see :func:`find_lattice`).
+FAINT_STEP = 4
 #: A colour step that counts as an edge when telling cells from the frame around them: the
 #: bevels of cells over a shaded background (KMines) are faint in places.
 WEAK_STEP = EDGE_STEP // 2
@@ -217,9 +221,66 @@ def find_lattice(
     ``min_pitch``/``max_pitch`` bound the cell size in pixels; ``min_cells`` is the fewest
     cells along each axis. The error says what was missing, so the caller can tell the user
     what to capture instead.
-    """
 
-    vertical, horizontal = edge_maps(image)
+    Edges are colour steps of :data:`EDGE_STEP`; where they show no board, of
+    :data:`FAINT_STEP` (a web clone's fresh board: squares of two greens 8 levels apart),
+    when the board so found ends at its frame.
+    """
+    return next(_lattices(image, min_pitch, max_pitch, min_cells))
+
+
+def find_lattices(
+    image: np.ndarray,
+    min_pitch: int = 8,
+    max_pitch: int = MAX_PITCH,
+    min_cells: int = MIN_CELLS,
+) -> list[Lattice]:
+    """The lattices found with edges of :data:`EDGE_STEP`, then of :data:`FAINT_STEP`
+    (distinct ones, in that order), or :class:`LatticeError` when neither finds one: faint
+    edges show a web clone's whole board where its coloured cells alone showed part of it,
+    or a header's text (the caller knowing the board's size takes the one of that size)."""
+    return list(dict.fromkeys(_lattices(image, min_pitch, max_pitch, min_cells, every=True)))
+
+
+def _lattices(
+    image: np.ndarray, min_pitch: int, max_pitch: int, min_cells: int, every: bool = False
+) -> Iterator[Lattice]:
+    """The lattice found with edges of :data:`EDGE_STEP`; with ``every``, or where none is,
+    the one found with edges of :data:`FAINT_STEP` (without ``every``: only one that ends at
+    its frame); :class:`LatticeError` where neither finds one."""
+    maps = edge_maps(image)
+    refused: LatticeError | None = None
+    found = False
+    for gain in (1.0, EDGE_STEP / FAINT_STEP):
+        try:
+            lattice = _lattice_of(image, (maps[0] * gain, maps[1] * gain), min_pitch,
+                                  max_pitch, min_cells)  # fmt: skip
+        except LatticeError as error:
+            refused = refused or error
+            continue
+        if not every and gain != 1.0 and not whole_lattice(image, lattice):
+            # Faint edges alone: only a board that ends at its frame (KMines' won board
+            # showed a 16x13 lattice in its 16x16 one).
+            refused = refused or LatticeError(f"{lattice.describe()} found only at faint edges,"
+                                              " not ending at a frame")  # fmt: skip
+            continue
+        found = True
+        yield lattice
+        if not every:
+            return
+    if not found and refused is not None:
+        raise refused
+
+
+def _lattice_of(
+    image: np.ndarray,
+    maps: tuple[np.ndarray, np.ndarray],
+    min_pitch: int,
+    max_pitch: int,
+    min_cells: int,
+) -> Lattice:
+    """:func:`find_lattice` with the edge strengths ``maps`` (see :func:`edge_maps`)."""
+    vertical, horizontal = maps
     ev = vertical >= EDGE_STEP
     eh = horizontal >= EDGE_STEP
     if ev.sum() < 4 * min_cells or eh.sum() < 4 * min_cells:
@@ -261,18 +322,8 @@ def _framed(image: np.ndarray, lattice: Lattice) -> Lattice:
     found (the nearest such place): a boundary put on the wrong side of a grid line or a
     bevel leaves a strip of the edge cells outside the board, or takes in a strip of what
     lies beyond (winemine's counters, four pixels above its board, for the top row)."""
-    from bot.reading.grid import Grid
-    from bot.reading.whole import board_problem
 
-    frame = image[..., :3] if image.ndim == 3 else np.repeat(image[..., None], 3, axis=2)
-    h, w = frame.shape[:2]
-
-    def whole(lat: Lattice) -> bool:
-        x0, y0, x1, y1 = lat.box
-        inside = x0 >= 0 and y0 >= 0 and x1 <= w and y1 <= h
-        return inside and board_problem(frame, Grid.from_lines(lat.xs, lat.ys)) is None
-
-    if whole(lattice):
+    if whole_lattice(image, lattice):
         return lattice
     rx = max(1, int(FRAME_SHIFT * lattice.pitch_x + 0.5))
     ry = max(1, int(FRAME_SHIFT * lattice.pitch_y + 0.5))
@@ -282,9 +333,22 @@ def _framed(image: np.ndarray, lattice: Lattice) -> Lattice:
     )
     for dx, dy in shifts:
         moved = lattice.shifted(dx, dy)
-        if whole(moved):
+        if whole_lattice(image, moved):
             return moved
     return lattice
+
+
+def whole_lattice(image: np.ndarray, lattice: Lattice) -> bool:
+    """Whether ``lattice`` lies inside ``image`` and ends at a frame on all four sides
+    (:func:`bot.reading.whole.board_problem`)."""
+    from bot.reading.grid import Grid
+    from bot.reading.whole import board_problem
+
+    frame = image[..., :3] if image.ndim == 3 else np.repeat(image[..., None], 3, axis=2)
+    h, w = frame.shape[:2]
+    x0, y0, x1, y1 = lattice.box
+    inside = x0 >= 0 and y0 >= 0 and x1 <= w and y1 <= h
+    return inside and board_problem(frame, Grid.from_lines(lattice.xs, lattice.ys)) is None
 
 
 def _lattice_at(

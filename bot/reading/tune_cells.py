@@ -11,7 +11,7 @@ from pathlib import Path
 import numpy as np
 
 from bot.errors import LatticeError, TuneError
-from bot.reading.lattice import Lattice, find_lattice
+from bot.reading.lattice import Lattice, find_lattices, whole_lattice
 from bot.userfiles import read_board_file, read_image
 
 #: Pixels of a cell that must agree (within the tolerance) for two cells to look the same.
@@ -36,13 +36,22 @@ def load_shot(path: str | Path) -> Shot:
     path = Path(path)
     image = read_image(path, "screenshot")
     try:
-        lattice = find_lattice(image)
+        lattices = find_lattices(image)
     except LatticeError as exc:
         raise TuneError(
             f"{path}: no board found ({exc}); capture the game window with the whole board "
             "showing, at least 4x4 cells"
         ) from exc
-    return shot_at(path, image, lattice)
+    text = path.with_suffix(".txt")
+    if text.is_file():
+        # The lattice of the labelled board's size, where faint edges found it and strong
+        # ones only part of it (a web clone's coloured cells on squares of two greens).
+        board = read_board_file(text)
+        sized = [lat for lat in lattices if (lat.cols, lat.rows) == (board.width, board.height)]
+        # Of two that size, one ending at the board's frame (strong edges may set the pitch
+        # from the coloured cells alone: 37.6 px for 37.2).
+        lattices = sorted(sized, key=lambda lat: not whole_lattice(image, lat)) or lattices
+    return shot_at(path, image, lattices[0])
 
 
 def shot_at(path: Path, image: np.ndarray, lattice: Lattice) -> Shot:
