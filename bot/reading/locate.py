@@ -26,7 +26,7 @@ from dataclasses import replace
 
 import numpy as np
 
-from bot.errors import BoardNotFoundError, LatticeError, TwoBoardsError
+from bot.errors import BoardNotFoundError, TwoBoardsError
 from bot.reading.choose import (
     board_sized,
     choose_board,
@@ -40,9 +40,8 @@ from bot.reading.choose import (
 )
 from bot.reading.classify import CellScores
 from bot.reading.evident import drawn_classes, unseen_lattice
-from bot.reading.extent import Candidate, Located, board_extent
+from bot.reading.extent import Candidate, Located
 from bot.reading.grid import Grid
-from bot.reading.lattice import find_lattice
 from bot.reading.phase import refined_phase
 from bot.reading.placed import placed_lines
 from bot.reading.recolour import (
@@ -55,23 +54,21 @@ from bot.reading.recolour import (
     seed_grids,
     toned_skin,
 )
-from bot.reading.regions import FrameLook, largest_pitch
+from bot.reading.regions import FrameLook
+from bot.reading.seeded import MIN_SEED_CELLS, lattice_boards, lattice_of
 from bot.reading.skins import Skin, load_skins
 from bot.reading.whole import shown_nowhere
 
 __all__ = ["Located", "locate_board"]
 
 #: Where seed cells come from, in turn, for every skin and rough shift: the anchors at the
-#: pitches the skin's colours suggest, at the others, then the lattice found without a skin
-#: (through a shift as rough as the screen's the anchors may match nowhere: GNOME Mines'
-#: cells drawn at 46 px, 20 levels brighter).
+#: pitches the skin's colours suggest, the lattice found without a skin (through a shift as
+#: rough as the screen's the anchors may match nowhere: GNOME Mines' cells drawn at 46 px, 20
+#: levels brighter), then the anchors at the other pitches (slow where nothing reads).
 SEED_STAGES = ("first", "lattice", "later")
-#: How far (relative) the lattice's pitch may lie beyond the largest the skin's cells come in.
-PITCH_SLACK = 0.1
-#: Most blocks of seed cells a screen's tone curve is sought from, per rough shift ...
+#: Most blocks of seed cells a screen's tone curve is sought from, per rough shift (each of
+#: at least :data:`~bot.reading.seeded.MIN_SEED_CELLS` cells).
 MAX_SEEDS = 3
-#: ... and the fewest cells a block must have.
-MIN_SEED_CELLS = 4
 
 
 def locate_board(frame_bgr: np.ndarray, skins: Sequence[Skin] | None = None) -> Located:
@@ -223,7 +220,7 @@ def _drawn_boards(
         # No anchor placed a whole board that reads (a won board has no covered cell to
         # anchor on, its open cells are flat, its edge columns may hold no anchor, and a lost
         # board may be nearly all mines): the lattice found without a skin seeds one.
-        seeded = _lattice_boards(frame, skins, lattice)
+        seeded = lattice_boards(frame, skins, lattice)
         boards = distinct_places(boards + [c for c in seeded if sure_below_own_size(frame, c)])
         whole = [c for c in boards if c.clean and is_whole(frame, c)]
     return anchored, boards, whole
@@ -233,9 +230,9 @@ def _locate_recoloured(
     frame: np.ndarray, skins: Sequence[Skin], lattice: list[list[Grid]]
 ) -> Located | None:
     """The board on a screen whose colours are not the skin's (see
-    :mod:`bot.reading.recolour`), or None; ``lattice``: the lattice found without a skin, once
-    (see :func:`_found_lattice`). Refusals of the picture recoloured (a cut board, two boards)
-    are the picture's: they are raised."""
+    :mod:`bot.reading.recolour`), or None; ``lattice``: the lattice found without a skin,
+    once (see :func:`~bot.reading.seeded.found_lattice`). Refusals of the picture recoloured
+    (a cut board, two boards) are the picture's: they are raised."""
     shifts = [(skin, rough, toned_skin(skin, rough)) for skin in skins
               for rough in rough_curves(frame, skin)]  # fmt: skip
     fallback: Located | None = None  # the first board found that only its curve reads
@@ -291,7 +288,7 @@ def _seed_blocks(
     if stage != "lattice":
         yield from seed_grids(frame, shifted, stage == "later")[:MAX_SEEDS]
         return
-    for grid in _lattice_of(frame, shifted, lattice):
+    for grid in lattice_of(frame, shifted, lattice):
         yield grid
         # A game sharing out spare pixels: the lines placed one by one (an even lattice reads
         # its cells, but cells a pixel off teach no curve), as found and once moved as a whole.
@@ -301,66 +298,3 @@ def _seed_blocks(
         aligned = placed_lines(frame, aligned_seeds(frame, grid, shifted), shifted)
         if aligned not in (grid, placed):  # a grid tried already teaches nothing new
             yield aligned
-
-
-def _lattice_of(frame: np.ndarray, skin: Skin, lattice: list[list[Grid]]) -> list[Grid]:
-    """:func:`_found_lattice`, if its cells are of a size the skin's come in (no bigger than
-    :func:`~bot.reading.regions.largest_pitch`: reading 114 px cells as each skin's cost
-    seconds)."""
-    largest = largest_pitch(skin) * (1 + PITCH_SLACK)
-    return [g for g in _found_lattice(frame, lattice) if min(g.pitch_x, g.pitch_y) <= largest]
-
-
-def _found_lattice(frame: np.ndarray, lattice: list[list[Grid]]) -> list[Grid]:
-    """The cells of the lattice :func:`~bot.reading.lattice.find_lattice` finds in ``frame``
-    (no skin needed; none if it finds none), looked for once: kept in ``lattice``."""
-    if not lattice:
-        try:
-            found = find_lattice(frame)
-        except LatticeError:
-            lattice.append([])
-        else:
-            lattice.append([Grid.from_lines(found.xs, found.ys)])
-    return lattice[0]
-
-
-def _lattice_boards(
-    frame: np.ndarray, skins: Sequence[Skin], lattice: list[list[Grid]]
-) -> list[Candidate]:
-    """Each skin's board grown (:func:`~bot.reading.extent.board_extent`) from the cells of
-    the lattice found without a skin that read clearly as the skin's, once the lattice is
-    moved to where they read most surely (:func:`~bot.reading.recolour.aligned_seeds`)."""
-    boards = []
-    for skin in skins:
-        for found in _lattice_of(frame, skin, lattice):
-            board = _seeded_board(frame, aligned_seeds(frame, found, skin), skin)
-            if board is not None:
-                boards.append(board)
-    return boards
-
-
-def _seeded_board(frame: np.ndarray, grid: Grid, skin: Skin) -> Candidate | None:
-    """The skin's board grown from the cells of ``grid`` that read clearly as its drawn
-    classes, or None (too few of them, or no board)."""
-    from bot.reading.classify import classify_cells
-
-    scores = classify_cells(frame, grid, skin)
-    # Seeds of drawn classes only: a flat cell of the skin's also reads clearly on any flat
-    # tile of its colour (GNOME's covered cells, contrast lowered, as xdemineur's 0s).
-    seeds = scores.clear(skin) & np.isin(scores.classes, drawn_classes(skin, grid))
-    rows, cols = np.nonzero(seeds)
-    if cols.size < MIN_SEED_CELLS:
-        return None
-    px, py = grid.pitch_x, grid.pitch_y
-    # A game that shares out spare pixels draws uneven lines: the lattice's own offsets.
-    shifts = None
-    if skin.uneven_px:
-        shifts = (_offsets(grid.col_offsets, cols), _offsets(grid.row_offsets, rows))
-    h, w = frame.shape[:2]
-    return board_extent(frame, skin, grid.left, grid.top, px, py, (cols, rows), (0, 0, w, h),
-                        shifts, reach=skin.uneven_at(px, py))  # fmt: skip
-
-
-def _offsets(offsets: tuple[float, ...], lines: np.ndarray) -> np.ndarray:
-    """Each of ``lines``' offset from the even lattice (0 where the lattice has none)."""
-    return np.asarray(offsets)[lines] if offsets else np.zeros(len(lines))

@@ -1,0 +1,88 @@
+"""Boards grown from the cells of the lattice found without a skin
+(:func:`~bot.reading.lattice.find_lattice`) that read clearly as a skin's: where anchors place
+none (a won board has no covered cell, a lost one may be nearly all mines)."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import numpy as np
+
+from bot.errors import LatticeError
+from bot.reading.evident import drawn_classes
+from bot.reading.extent import Candidate, board_extent
+from bot.reading.grid import Grid
+from bot.reading.lattice import find_lattice
+from bot.reading.recolour import aligned_seeds
+from bot.reading.regions import largest_pitch
+from bot.reading.skins import Skin
+
+__all__ = ["MIN_SEED_CELLS", "found_lattice", "lattice_boards", "lattice_of", "seeded_board"]
+
+#: How far (relative) the lattice's pitch may lie beyond the largest the skin's cells come in.
+PITCH_SLACK = 0.1
+#: Fewest cells that read clearly as a skin's to grow a board from, or learn a curve from.
+MIN_SEED_CELLS = 4
+
+
+def lattice_of(frame: np.ndarray, skin: Skin, lattice: list[list[Grid]]) -> list[Grid]:
+    """:func:`found_lattice`, if its cells are of a size the skin's come in (no bigger than
+    :func:`~bot.reading.regions.largest_pitch`: reading 114 px cells as each skin's cost
+    seconds)."""
+    largest = largest_pitch(skin) * (1 + PITCH_SLACK)
+    return [g for g in found_lattice(frame, lattice) if min(g.pitch_x, g.pitch_y) <= largest]
+
+
+def found_lattice(frame: np.ndarray, lattice: list[list[Grid]]) -> list[Grid]:
+    """The cells of the lattice :func:`~bot.reading.lattice.find_lattice` finds in ``frame``
+    (no skin needed; none if it finds none), looked for once: kept in ``lattice``."""
+    if not lattice:
+        try:
+            found = find_lattice(frame)
+        except LatticeError:
+            lattice.append([])
+        else:
+            lattice.append([Grid.from_lines(found.xs, found.ys)])
+    return lattice[0]
+
+
+def lattice_boards(
+    frame: np.ndarray, skins: Sequence[Skin], lattice: list[list[Grid]]
+) -> list[Candidate]:
+    """Each skin's board grown (:func:`~bot.reading.extent.board_extent`) from the cells of
+    the lattice found without a skin that read clearly as the skin's, once the lattice is
+    moved to where they read most surely (:func:`~bot.reading.recolour.aligned_seeds`)."""
+    boards = []
+    for skin in skins:
+        for found in lattice_of(frame, skin, lattice):
+            board = seeded_board(frame, aligned_seeds(frame, found, skin), skin)
+            if board is not None:
+                boards.append(board)
+    return boards
+
+
+def seeded_board(frame: np.ndarray, grid: Grid, skin: Skin) -> Candidate | None:
+    """The skin's board grown from the cells of ``grid`` that read clearly as its drawn
+    classes, or None (too few of them, or no board)."""
+    from bot.reading.classify import classify_cells
+
+    scores = classify_cells(frame, grid, skin)
+    # Seeds of drawn classes only: a flat cell of the skin's also reads clearly on any flat
+    # tile of its colour (GNOME's covered cells, contrast lowered, as xdemineur's 0s).
+    seeds = scores.clear(skin) & np.isin(scores.classes, drawn_classes(skin, grid))
+    rows, cols = np.nonzero(seeds)
+    if cols.size < MIN_SEED_CELLS:
+        return None
+    px, py = grid.pitch_x, grid.pitch_y
+    # A game that shares out spare pixels draws uneven lines: the lattice's own offsets.
+    shifts = None
+    if skin.uneven_px:
+        shifts = (_offsets(grid.col_offsets, cols), _offsets(grid.row_offsets, rows))
+    h, w = frame.shape[:2]
+    return board_extent(frame, skin, grid.left, grid.top, px, py, (cols, rows), (0, 0, w, h),
+                        shifts, reach=skin.uneven_at(px, py))  # fmt: skip
+
+
+def _offsets(offsets: tuple[float, ...], lines: np.ndarray) -> np.ndarray:
+    """Each of ``lines``' offset from the even lattice (0 where the lattice has none)."""
+    return np.asarray(offsets)[lines] if offsets else np.zeros(len(lines))
