@@ -16,13 +16,14 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import cv2
 import pytest
 
 from tests.tune_games import RECIPES, read_fixtures, tune_game
 
 #: Fixtures each game's tuned skin reads exactly (of kmines 14, kmines-classic 8, winemine 14,
-#: xbomb 10); the others are refused.
-EXACT = {"kmines": 5, "kmines-classic": 7, "winemine": 10, "xbomb": 7}
+#: xbomb 10, web-win98 13); the others are refused.
+EXACT = {"kmines": 5, "kmines-classic": 7, "winemine": 10, "xbomb": 7, "web-win98": 7}
 
 
 @pytest.mark.sample(2)
@@ -54,3 +55,25 @@ def test_a_lost_board_teaches_its_classes_without_loosening_the_tolerance(tmp_pa
     outcome = read_fixtures("winemine", skins)
     assert outcome.names("misread") == []
     assert len(outcome.names("exact")) == len(outcome.results) == 14, outcome.summary()
+
+
+def test_a_flat_skin_does_not_read_a_fresh_board_of_other_cells_at_twice_their_pitch(
+    tmp_path: Path,
+) -> None:
+    """A web clone of flat cells (squares of two greens 11 levels apart, no lines) tuned at
+    60 px from its won and mid-game boards, both labelled: the skin's tolerance takes both
+    greens for one covered image, which fits a block of four of them as well as one. Fresh
+    boards of 42.9 and 40 px cells were read as 5x5 boards of 92 and 100 px cells; every cell
+    reads as a flat class and the picture's steps do not fall on those lines: refused."""
+    from bot.errors import BoardNotFoundError
+    from bot.reading.read import locate_board
+    from bot.reading.skins import load_skins
+    from tests.tune_games import FIXTURES, Recipe
+
+    skins = tune_game("web-google", tmp_path, Recipe("w856-easy-won"), also=("w856-easy-mid",))
+    skin = [s for s in load_skins([skins]) if s.name == "t-web-google"]
+    for name in ("medium-fresh", "w856-hard-fresh"):
+        frame = cv2.imread(str(FIXTURES / "web-google" / f"{name}.png"))
+        with pytest.raises(BoardNotFoundError):
+            located = locate_board(frame, skin)
+            pytest.fail(f"{name}: read {located.grid.cols}x{located.grid.rows}")

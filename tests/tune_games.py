@@ -42,6 +42,7 @@ RECIPES = {
     "kmines-classic": Recipe("medium-mid", ("medium-fresh",)),
     "winemine": Recipe("expert-mid", ("expert-fresh",)),
     "xbomb": Recipe("expert-mid", ("expert-fresh",)),
+    "web-win98": Recipe("expert-mid", ("expert-fresh",)),
 }
 
 
