@@ -24,7 +24,7 @@ from bot.reading.anchors import FLAT_VARIANCE
 from bot.reading.grid import Grid
 from bot.reading.skins import Skin
 
-__all__ = ["drawn_classes", "lattice_shown", "unseen_lattice"]
+__all__ = ["drawn_classes", "flat_classes", "lattice_shown", "unseen_lattice"]
 
 #: The colour steps along a board's lines must be this many times those through its cells'
 #: middles ...
@@ -33,20 +33,27 @@ SHOWN_RATIO = 2.0
 SHOWN_LEVELS = 2.0
 
 
-def drawn_classes(skin: Skin, grid: Grid) -> np.ndarray:
-    """The classes (indices into the skin's template bank at ``grid``'s scale) whose image is
-    not one flat tone: its grey variance at least the anchors' :data:`FLAT_VARIANCE`."""
+def _flat(skin: Skin, grid: Grid) -> np.ndarray:
+    """Whether each class's image (in the skin's template bank at ``grid``'s scale) is one
+    flat tone: its grey variance below the anchors' :data:`FLAT_VARIANCE` (``[classes]``)."""
     from bot.reading.banks import sample_step, template_bank
     from bot.reading.matching import cell_scale
 
     bank = template_bank(skin, *cell_scale(grid, skin), sample_step(skin))
     shown = bank.mask.reshape(-1, 3)[:, 0]
-    drawn = []
-    for k, start in enumerate(bank.starts[:-1]):
-        grey = bank.u8[start].reshape(-1, 3)[shown].mean(axis=1)
-        if grey.var() >= FLAT_VARIANCE:
-            drawn.append(k)
-    return np.array(drawn, np.intp)
+    return np.array([bank.u8[start].reshape(-1, 3)[shown].mean(axis=1).var() < FLAT_VARIANCE
+                     for start in bank.starts[:-1]], bool)  # fmt: skip
+
+
+def drawn_classes(skin: Skin, grid: Grid) -> np.ndarray:
+    """The classes (indices into the skin's template bank at ``grid``'s scale) whose image is
+    not one flat tone: its grey variance at least the anchors' :data:`FLAT_VARIANCE`."""
+    return np.flatnonzero(~_flat(skin, grid))
+
+
+def flat_classes(skin: Skin, grid: Grid) -> np.ndarray:
+    """The classes (indices, as :func:`drawn_classes`) whose image is one flat tone."""
+    return np.flatnonzero(_flat(skin, grid))
 
 
 def _steps(profile: np.ndarray, at: np.ndarray) -> float:
@@ -86,13 +93,14 @@ def lattice_shown(frame: np.ndarray, grid: Grid) -> bool:
     )
 
 
-def unseen_lattice(frame: np.ndarray, skin: Skin, grid: Grid, classes: np.ndarray) -> str | None:
+def unseen_lattice(
+    frame: np.ndarray, skin: Skin, grid: Grid, classes: np.ndarray, flat: np.ndarray
+) -> str | None:
     """Why the board of ``skin`` found at ``grid`` (its cells read as ``classes``, indices
-    into the skin's bank) cannot be told from a board of other cells: every cell reads as a
-    flat class and the picture shows no lattice there; else None."""
-    if np.isin(classes, drawn_classes(skin, grid)).any():
-        return None
-    if lattice_shown(frame, grid):
+    into the skin's bank) cannot be told from a board of other cells: every cell reads as one
+    of the ``flat`` classes (:func:`flat_classes`) and the picture shows no lattice there;
+    else None."""
+    if not np.isin(classes, flat).all() or lattice_shown(frame, grid):
         return None
     x0, y0, x1, y1 = grid.bounds
     return (

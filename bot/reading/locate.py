@@ -39,7 +39,7 @@ from bot.reading.choose import (
     sure_below_own_size,
 )
 from bot.reading.classify import CellScores
-from bot.reading.evident import drawn_classes, unseen_lattice
+from bot.reading.evident import flat_classes, unseen_lattice
 from bot.reading.extent import Candidate, Located
 from bot.reading.grid import Grid
 from bot.reading.phase import refined_phase
@@ -97,18 +97,16 @@ def _flat_board(frame: np.ndarray, located: Located) -> str | None:
     """Why the board found cannot be told from a board of other cells: its skin has flat
     classes, every cell reads as one, and the picture shows no lattice there
     (:func:`~bot.reading.evident.unseen_lattice`); else None."""
-    from bot.reading.banks import sample_step, template_bank
     from bot.reading.classify import classify_cells
-    from bot.reading.matching import cell_scale
 
     skin, grid = located.skin, located.grid
     if located.repeat is not None:
         return None  # read as the picture was before a pixel-repeating enlargement
-    classes = len(template_bank(skin, *cell_scale(grid, skin), sample_step(skin)).classes)
-    if drawn_classes(skin, grid).size == classes:
+    flat = flat_classes(skin, grid)
+    if not flat.size:
         return None  # every class draws detail: the cells show the lattice
     scores = classify_cells(frame, grid, skin, through=located.tone)
-    return unseen_lattice(frame, skin, grid, scores.classes)
+    return unseen_lattice(frame, skin, grid, scores.classes, flat)
 
 
 def _other_game(

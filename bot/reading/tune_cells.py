@@ -7,11 +7,12 @@ import hashlib
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 
 from bot.errors import LatticeError, TuneError
-from bot.reading.lattice import Lattice, find_lattices, whole_lattice
+from bot.reading.lattice import Lattice, find_lattice, find_lattices, whole_lattice
 from bot.userfiles import read_board_file, read_image
 
 #: Pixels of a cell that must agree (within the tolerance) for two cells to look the same.
@@ -35,32 +36,37 @@ def load_shot(path: str | Path) -> Shot:
     """Read a screenshot, find its board lattice and its labels (``NAME.txt`` beside it)."""
     path = Path(path)
     image = read_image(path, "screenshot")
+    text = path.with_suffix(".txt")
+    board = read_board_file(text) if text.is_file() else None
     try:
-        lattices = find_lattices(image)
+        lattice = find_lattice(image) if board is None else _labelled_lattice(image, board)
     except LatticeError as exc:
         raise TuneError(
             f"{path}: no board found ({exc}); capture the game window with the whole board "
             "showing, at least 4x4 cells"
         ) from exc
-    text = path.with_suffix(".txt")
-    if text.is_file():
-        # The lattice of the labelled board's size, where faint edges found it and strong
-        # ones only part of it (a web clone's coloured cells on squares of two greens).
-        board = read_board_file(text)
-        sized = [lat for lat in lattices if (lat.cols, lat.rows) == (board.width, board.height)]
-        # Of two that size, one ending at the board's frame (strong edges may set the pitch
-        # from the coloured cells alone: 37.6 px for 37.2).
-        lattices = sorted(sized, key=lambda lat: not whole_lattice(image, lat)) or lattices
-    return shot_at(path, image, lattices[0])
+    return shot_at(path, image, lattice, board)
 
 
-def shot_at(path: Path, image: np.ndarray, lattice: Lattice) -> Shot:
+def _labelled_lattice(image: np.ndarray, board: Any) -> Lattice:
+    """The lattice of the labelled ``board``'s size among those found with strong and with
+    faint edges (:func:`~bot.reading.lattice.find_lattices`: a web clone's squares of two
+    greens show only their coloured cells at the first), one that ends at the board's frame
+    first (strong edges may set the pitch from the coloured cells alone: 37.6 px for 37.2);
+    else the first found (its size is then refused)."""
+    lattices = find_lattices(image)
+    sized = [lat for lat in lattices if (lat.cols, lat.rows) == (board.width, board.height)]
+    return min(sized, key=lambda lat: not whole_lattice(image, lat), default=lattices[0])
+
+
+def shot_at(path: Path, image: np.ndarray, lattice: Lattice, board: Any = None) -> Shot:
     """The screenshot ``image`` (read from ``path``) with its board at ``lattice`` and its
-    labels (``NAME.txt`` beside it, checked against the lattice's size)."""
+    labels (``board``, else ``NAME.txt`` beside it, checked against the lattice's size)."""
     labels = None
     text = path.with_suffix(".txt")
-    if text.is_file():
+    if board is None and text.is_file():
         board = read_board_file(text)
+    if board is not None:
         if (board.width, board.height) != (lattice.cols, lattice.rows):
             raise TuneError(
                 f"{text} is a {board.width}x{board.height} board but {path} shows "
