@@ -248,3 +248,16 @@ def test_big_cells_in_a_window_on_a_desktop_read_exactly(skins):
     located = locate_board(desktop, skins)
     board = read_frame(desktop, located).board
     assert board == read_board(f"{BIG_CELLS}.txt")
+
+
+def test_big_cells_in_a_window_on_a_busy_desktop_read_exactly(skins):
+    """The strip a side's frame is checked on is a third of a cell deep: beside 114 px cells
+    it runs past GNOME Mines' 20 px margin into the desktop. Stripes there, varying along the
+    side, were taken for more cells ("the board goes on beyond its bottom side")."""
+    frame = cv2.imread(f"{BIG_CELLS}.png")
+    desktop = np.zeros((frame.shape[0] + 200, frame.shape[1] + 300, 3), np.uint8)
+    desktop[:, :, 1] = (np.arange(desktop.shape[1]) * 7 % 256)[None, :]  # stripes across
+    desktop[:, :, 2] = 90
+    desktop[120 : 120 + frame.shape[0], 150 : 150 + frame.shape[1]] = frame
+    located = locate_board(desktop, skins)
+    assert read_frame(desktop, located).board == read_board(f"{BIG_CELLS}.txt")

@@ -14,6 +14,8 @@ off):
    strip parallel to the side stays close to its own running mean over two cells (a smooth
    gradient passes; the bevels, digits and grid lines of more cells do not), else "the board
    goes on beyond its right side" (cells that do not read, or a translucent window over them).
+   A strip of big cells can run past the frame (frames keep their width): lines that vary
+   beyond :data:`MIN_FRAME_LINES` lines of frame lie outside the window and do not count.
 3. **One frame.** The frame runs round the board: at each corner, the outer half of one
    side's strip has the colour of the outer half of the other's (bevels differ from side to
    side only in their inner pixels), or the strips' first pixels match (a frame narrower than
@@ -62,6 +64,9 @@ STRIP_DEPTH = 0.33
 STRIP_SKIP = 0.1
 #: Fewest pixels of frame looked at beyond a side (tiny cells).
 MIN_STRIP = 3
+#: Fewest lines of frame that make a side end at a frame when the strip beyond it goes on
+#: past the frame (frames do not grow with the cells: big cells' strips run past them).
+MIN_FRAME_LINES = 8
 #: Largest difference (0-255, largest channel) from the running mean along a side that still
 #: counts as the same frame pixel (after averaging 3 pixels along the side: noise, JPEG).
 FRAME_TOLERANCE = 16
@@ -132,9 +137,9 @@ def _strip(frame: np.ndarray, grid: Grid, side: str) -> _Strip | str:
     return _Strip(side, np.ascontiguousarray(pixels[..., :3], dtype=np.float32), box, thin)
 
 
-def _repeats(strip: _Strip, pitch_along: float) -> bool:
-    """Whether some line of the strip parallel to the side varies cell by cell (more cells,
-    not a frame): pixels far from the line's running mean over two cells."""
+def _varying_lines(strip: _Strip, pitch_along: float) -> np.ndarray:
+    """Which lines of the strip parallel to the side (nearest the board first) vary cell by
+    cell (more cells, not a frame): pixels far from the line's running mean over two cells."""
     import cv2
 
     # Sums of three neighbours (whole numbers, kept exact in 16 bits): three times the mean.
@@ -144,9 +149,11 @@ def _repeats(strip: _Strip, pitch_along: float) -> bool:
     # A line whose values all lie within the limit of each other has no pixel far from its
     # median: only the others are worth the median (most lines of a frame are flat).
     spread = (sums.max(axis=1).astype(np.int32) - sums.min(axis=1)).max(axis=1)
-    sums = sums[spread > 3 * FRAME_TOLERANCE]
+    varying = np.zeros(len(sums), bool)
+    uneven = spread > 3 * FRAME_TOLERANCE
+    sums = sums[uneven]
     if not len(sums):
-        return False
+        return varying
     window = max(3, int(round(2 * pitch_along)) | 1)
     # A running median: a frame line with a few gaps (a header's buttons meeting it) stays
     # itself; a mean would be pulled off it for two cells round each gap. (The window is odd:
@@ -157,7 +164,27 @@ def _repeats(strip: _Strip, pitch_along: float) -> bool:
     middle = np.partition(windows, half, axis=-1)[..., half]
     gap = np.abs(sums.astype(np.int32) - middle.astype(np.int32)).max(axis=2)
     far = gap > 3 * FRAME_TOLERANCE
-    return bool((far.mean(axis=1) > 1 - FRAME_SHARE).any())
+    varying[uneven] = far.mean(axis=1) > 1 - FRAME_SHARE
+    return varying
+
+
+def _frame_part(strip: _Strip, pitch_along: float) -> _Strip | None:
+    """The part of ``strip`` that may be the board's frame: the whole strip when no line of
+    it varies cell by cell; the lines before the first that does, when at least
+    :data:`MIN_FRAME_LINES` lines of frame come first (a frame thinner than the strip, the
+    desktop beyond it: GNOME Mines' margin of 20 px beside cells of 114 px); else None (more
+    cells, or a lattice placed a pixel into a thin frame with a header beyond)."""
+    varying = _varying_lines(strip, pitch_along)
+    if not varying.any():
+        return strip
+    first = int(varying.argmax())
+    if first < MIN_FRAME_LINES:
+        return None
+    x0, y0, x1, y1 = strip.box
+    skip = {"left": x1, "top": y1, "right": x0, "bottom": y0}[strip.side]
+    near = {"left": (skip - first, y0, x1, y1), "top": (x0, skip - first, x1, y1),
+            "right": (x0, y0, skip + first, y1), "bottom": (x0, y0, x1, skip + first)}  # fmt: skip
+    return _Strip(strip.side, strip.pixels[:first], near[strip.side], strip.thin)
 
 
 def _lines_continue(strip: _Strip, lines: np.ndarray) -> bool:
@@ -206,21 +233,24 @@ def side_problem(frame: np.ndarray, grid: Grid, side: str) -> str | None:
     strip = _strip(frame, grid, side)
     if isinstance(strip, str):
         return strip
-    return _cells_problem(strip, grid)
+    framed = _framed(strip, grid)
+    return framed if isinstance(framed, str) else None
 
 
-def _cells_problem(strip: _Strip, grid: Grid) -> str | None:
-    """The problem that the board's cells go on into ``strip``, or None."""
+def _framed(strip: _Strip, grid: Grid) -> _Strip | str:
+    """The part of ``strip`` that is the board's frame (:func:`_frame_part`), or the problem
+    that the board's cells go on into it."""
     side = strip.side
     along = grid.pitch_y if side in ("left", "right") else grid.pitch_x
-    if _repeats(strip, along) or _lines_continue(strip, _lines_along(grid, side)):
+    framed = _frame_part(strip, along)
+    if framed is None or _lines_continue(framed, _lines_along(grid, side)):
         x0, y0, x1, y1 = strip.box
         return (
             f"the board goes on beyond its {side} side: the picture at x {x0}..{x1 - 1}, "
             f"y {y0}..{y1 - 1} repeats cell by cell like the board (cells there do not "
             "read: covered by a translucent window, cut, or drawn unlike the skin)"
         )
-    return None
+    return framed
 
 
 def board_problem(frame: np.ndarray, grid: Grid) -> str | None:
@@ -232,10 +262,11 @@ def board_problem(frame: np.ndarray, grid: Grid) -> str | None:
         if isinstance(strip, str):
             return strip
         strips[side] = strip
-    for strip in strips.values():
-        problem = _cells_problem(strip, grid)
-        if problem is not None:
-            return problem
+    for side, strip in strips.items():
+        framed = _framed(strip, grid)
+        if isinstance(framed, str):
+            return framed
+        strips[side] = framed
     edged = [side for side in SIDES if _has_edge(frame, grid, strips[side])]
     if len(edged) < MIN_EDGED_SIDES:
         x0, y0, x1, y1 = _bounds(grid)
