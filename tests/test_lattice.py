@@ -251,3 +251,21 @@ def test_faint_edges_show_a_board_of_squares_a_few_levels_apart(tmp_path: Path) 
     (tmp_path / "shot.txt").write_text(("." * 10 + "\n") * 10, encoding="utf-8")
     shot = load_shot(tmp_path / "shot.png")
     assert (shot.lattice.cols, shot.lattice.rows, shot.lattice.left) == (10, 10, 60)
+
+
+def test_a_small_boards_whole_pixel_pitch_is_found_for_a_capture_at_100_percent() -> None:
+    """A 9x9 board of 20 px cells inside a bevelled frame (a web clone's Windows 98 look), its
+    covered and open cells' edges a pixel apart: the period found is 20.25 px across and 20.24
+    down (the frame's edges pull the autocorrelation's far peaks off). Told the capture draws
+    whole pixels (as ``tune`` is), the finder puts the lines 20 px apart, or within a pixel of
+    that (which side of the pixel between the two kinds of cell)."""
+    import cv2
+
+    png = Path(__file__).parent / "fixtures" / "web-win98" / "beginner-mid.png"
+    image = cv2.imread(str(png))
+    assert abs(find_lattice(image).pitch_x - 20) > 0.05
+    lat = find_lattice(image, whole_pixels=True)
+    assert (lat.cols, lat.rows) == (9, 9)
+    for lines in (lat.xs, lat.ys):
+        offsets = [v - 20 * k for k, v in enumerate(lines)]
+        assert max(offsets) - min(offsets) <= 1, lines

@@ -77,3 +77,18 @@ def test_a_flat_skin_does_not_read_a_fresh_board_of_other_cells_at_twice_their_p
         with pytest.raises(BoardNotFoundError):
             located = locate_board(frame, skin)
             pytest.fail(f"{name}: read {located.grid.cols}x{located.grid.rows}")
+
+
+def test_a_small_board_whose_edges_lie_a_pixel_apart_is_tuned_at_whole_pixels(
+    tmp_path: Path,
+) -> None:
+    """The Windows 98 look web clone's beginner board (9x9 cells of 20 px): its covered and its
+    open cells draw their edges a pixel apart, and the lattice was found 20.22 px (then 19.89
+    px) apart, refused as "a desktop scaled by a fraction". Tuned from its mid-game shot alone,
+    the skin reads that shot exactly and no beginner fixture wrongly."""
+    from tests.tune_games import Recipe
+
+    outcome = read_fixtures("web-win98", tune_game("web-win98", tmp_path, Recipe("beginner-mid")),
+                            only="beginner")  # fmt: skip
+    assert outcome.results["beginner-mid"] == "exact", outcome.summary()
+    assert outcome.names("misread") == []

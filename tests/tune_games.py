@@ -108,7 +108,7 @@ def level_recipes(game: str) -> dict[str, tuple[Recipe, tuple[str, ...]]]:
     whose levels share one cell size is tuned from each level alone too: what lies round a
     board changes with its width (a header's counters)."""
     names = sorted(p.stem for p in (FIXTURES / game).glob("*.png"))
-    levels = LEVELS_DRAWN_APART.get(game) or sorted({n.split("-")[0] for n in names})
+    levels = LEVELS_DRAWN_APART.get(game) or sorted({n.rsplit("-", 1)[0] for n in names})
     out: dict[str, tuple[Recipe, tuple[str, ...]]] = {}
     for level in levels:
         prefix = f"{level}-"

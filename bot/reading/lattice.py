@@ -215,6 +215,7 @@ def find_lattice(
     min_pitch: int = 8,
     max_pitch: int = MAX_PITCH,
     min_cells: int = MIN_CELLS,
+    whole_pixels: bool = False,
 ) -> Lattice:
     """The board's lattice in a screenshot (BGR, BGRA or grey), or :class:`LatticeError`.
 
@@ -225,8 +226,12 @@ def find_lattice(
     Edges are colour steps of :data:`EDGE_STEP`; where they show no board, of
     :data:`FAINT_STEP` (a web clone's fresh board: squares of two greens 8 levels apart),
     when the board so found ends at its frame.
+
+    ``whole_pixels``: the cells are drawn a whole number of pixels apart (a capture at
+    100 %): a pitch found a fraction off is taken as the whole pixel next to it where that
+    gathers as many edges (:func:`~bot.reading.lattice_lines.whole_pitch`).
     """
-    return next(_lattices(image, min_pitch, max_pitch, min_cells))
+    return next(_lattices(image, min_pitch, max_pitch, min_cells, whole_pixels=whole_pixels))
 
 
 def find_lattices(
@@ -234,16 +239,24 @@ def find_lattices(
     min_pitch: int = 8,
     max_pitch: int = MAX_PITCH,
     min_cells: int = MIN_CELLS,
+    whole_pixels: bool = False,
 ) -> list[Lattice]:
     """The lattices found with edges of :data:`EDGE_STEP`, then of :data:`FAINT_STEP`
     (distinct ones, in that order), or :class:`LatticeError` when neither finds one: faint
     edges show a web clone's whole board where its coloured cells alone showed part of it,
-    or a header's text (the caller knowing the board's size takes the one of that size)."""
-    return list(dict.fromkeys(_lattices(image, min_pitch, max_pitch, min_cells, every=True)))
+    or a header's text (the caller knowing the board's size takes the one of that size);
+    ``whole_pixels`` as for :func:`find_lattice`."""
+    found = _lattices(image, min_pitch, max_pitch, min_cells, every=True, whole_pixels=whole_pixels)
+    return list(dict.fromkeys(found))
 
 
 def _lattices(
-    image: np.ndarray, min_pitch: int, max_pitch: int, min_cells: int, every: bool = False
+    image: np.ndarray,
+    min_pitch: int,
+    max_pitch: int,
+    min_cells: int,
+    every: bool = False,
+    whole_pixels: bool = False,
 ) -> Iterator[Lattice]:
     """The lattice found with edges of :data:`EDGE_STEP`; with ``every``, or where none is,
     the one found with edges of :data:`FAINT_STEP` (without ``every``: only one that ends at
@@ -254,7 +267,7 @@ def _lattices(
     for gain in (1.0, EDGE_STEP / FAINT_STEP):
         try:
             lattice = _lattice_of(image, (maps[0] * gain, maps[1] * gain), min_pitch,
-                                  max_pitch, min_cells)  # fmt: skip
+                                  max_pitch, min_cells, whole_pixels)  # fmt: skip
         except LatticeError as error:
             refused = refused or error
             continue
@@ -278,6 +291,7 @@ def _lattice_of(
     min_pitch: int,
     max_pitch: int,
     min_cells: int,
+    whole_pixels: bool = False,
 ) -> Lattice:
     """:func:`find_lattice` with the edge strengths ``maps`` (see :func:`edge_maps`)."""
     vertical, horizontal = maps
@@ -294,7 +308,8 @@ def _lattice_of(
     # smaller a fraction of it (digits' strokes down a column of numbers): each axis is looked
     # at again near the other's, and the pair giving the larger board is kept.
     if max(px, py) <= SQUARE * min(px, py):
-        return _framed(image, _lattice_at(image, vertical, horizontal, px, py, min_cells))
+        lattice = _lattice_at(image, vertical, horizontal, px, py, min_cells, whole_pixels)
+        return _framed(image, lattice)
     big, small = max(px, py), min(px, py)
     pairs = []
     for again, edges in ((px == big, ev), (py == big, eh.T)):
@@ -308,7 +323,7 @@ def _lattice_of(
     error = LatticeError("no repeating cell pattern found")
     for qx, qy in dict.fromkeys(pairs):
         try:
-            found.append(_lattice_at(image, vertical, horizontal, qx, qy, min_cells))
+            found.append(_lattice_at(image, vertical, horizontal, qx, qy, min_cells, whole_pixels))
         except LatticeError as exc:
             error = exc
     if not found:
@@ -358,9 +373,11 @@ def _lattice_at(
     px: int,
     py: int,
     min_cells: int,
+    whole_pixels: bool = False,
 ) -> Lattice:
     """The lattice at pitches ``(px, py)`` in ``image`` (edge strengths ``vertical`` and
-    ``horizontal``, see :func:`edge_maps`), or :class:`LatticeError`."""
+    ``horizontal``, see :func:`edge_maps`), or :class:`LatticeError`; ``whole_pixels`` as
+    for :func:`find_lattice`."""
     import cv2
 
     ev = vertical >= EDGE_STEP
@@ -403,6 +420,7 @@ def _lattice_at(
                     (px, py),
                     (x0, x1, y0, y1),
                     min_cells,
+                    whole_pixels,
                 )
             )
         except LatticeError as exc:
@@ -422,6 +440,7 @@ def _bounded(
     pitches: tuple[int, int],
     span: tuple[int, int, int, int],
     min_cells: int,
+    whole_pixels: bool = False,
 ) -> Lattice:
     """The board's lattice with its boundary lines placed by the edge ``profiles`` (along x
     and along y, over a box x0, x1, y0, y1) of the dense area ``span``, grown out to the
@@ -430,8 +449,8 @@ def _bounded(
     ev, eh = edges
     x0, x1, y0, y1 = span
     along_x, along_y = profiles(*span)
-    axs = fit_axis(along_x, pitches[0], x0, x1)
-    ays = fit_axis(along_y, pitches[1], y0, y1)
+    axs = fit_axis(along_x, pitches[0], x0, x1, whole_pixels)
+    ays = fit_axis(along_y, pitches[1], y0, y1, whole_pixels)
     ax, (first_col, ncols) = best_extent(ev, eh, axs, ays[0], (y0, y1))
     ay, (first_row, nrows) = best_extent(eh.T, ev.T, ays, axs[0], (x0, x1))
     # Where few blocks show the whole cell pattern (boards mostly open, in a skin whose open

@@ -20,6 +20,27 @@ def positions(values: np.ndarray, n: int) -> np.ndarray:
     return pos[(pos >= 0) & (pos < n)]
 
 
+def whole_pixel_lines(lines: tuple[int, ...]) -> tuple[int, ...] | None:
+    """``lines`` evenly spaced a whole number of pixels apart, when they all lie within a
+    pixel of such a lattice (the edges of two kinds of cell a pixel apart: a line found on
+    one kind or the other), else None (cells a fraction of a pixel apart: lines drift further).
+
+    >>> whole_pixel_lines((386, 406, 426, 446, 466, 485, 505, 525, 545, 566))
+    (386, 406, 426, 446, 466, 486, 506, 526, 546, 566)
+    >>> whole_pixel_lines((0, 20, 40, 61, 81, 101, 121, 142, 162, 182)) is None  # 20.22 px
+    True
+    """
+    n = len(lines) - 1
+    if n < 1:
+        return None
+    pitch = int(round((lines[-1] - lines[0]) / n))
+    offsets = [v - pitch * k for k, v in enumerate(lines)]
+    if pitch < 1 or max(offsets) - min(offsets) > 1:
+        return None
+    start = max(set(offsets), key=lambda o: (offsets.count(o), -o))  # the commonest, lower
+    return tuple(start + pitch * k for k in range(n + 1))
+
+
 @dataclass(frozen=True)
 class Axis:
     """The lattice along one axis: candidate cell-boundary lines and the periodic edge pattern."""
@@ -29,18 +50,23 @@ class Axis:
     offsets: tuple[int, ...]  # offsets of the periodic edges from a boundary (0 included)
 
 
-def fit_axis(profile: np.ndarray, coarse: int, lo: int, hi: int) -> list[Axis]:
+def fit_axis(
+    profile: np.ndarray, coarse: int, lo: int, hi: int, whole_pixels: bool = False
+) -> list[Axis]:
     """Boundary lines along one axis from a 1-D edge profile over the board span ``lo..hi``.
 
     The average pitch comes from :func:`refine_pitch`; the edge pattern of one cell is the
     profile folded at that pitch; the lines are then tracked one by one from the middle
     outwards, each placed where the pattern fits best within a couple of pixels of one pitch
     from the previous line (so uneven layouts and rounding on scaled screens are followed).
+    With ``whole_pixels`` the pitch may be the whole pixel next to it (:func:`whole_pitch`).
     """
     n = len(profile)
     pad = int(2 * coarse)
     a, b = max(lo - pad, 0), min(hi + pad, n)
     pitch = refine_pitch(profile[a:b], coarse)
+    if whole_pixels:
+        pitch = whole_pitch(profile, pitch, lo, hi)
     # Fold over the middle of the board only, where the drift of an uneven layout is small.
     mid = (lo + hi) / 2
     half = max(int(min(hi - lo, 10 * pitch) / 2), int(pitch))
@@ -192,34 +218,69 @@ def refit_even(profile: np.ndarray, lines: tuple[int, ...], k0: int, k1: int) ->
         return lines
     first, last = lines[k0], lines[k1]
     pitch = (last - first) / n
-    ks = np.arange(1, n)
-    size = len(profile)
+    # The pitch from the profile's own period over the whole board, or the whole pixel next
+    # to it (an unscaled desktop draws whole-pixel cells) unless the fraction gathers clearly
+    # more.
+    fraction = refine_pitch(profile[max(first, 0) : last + 1], int(round(pitch)))
+    starts = first + np.arange(-REFIT_SHIFT, REFIT_SHIFT + 1e-9, 0.5)
+    steps = [s for s in (float(round(fraction)), fraction) if abs(s - pitch) <= REFIT_REACH]
+    if not steps:
+        return lines
+    step, start = _whole_or_fraction(profile, starts, steps, np.arange(1, n))
+    placed = tuple(px(start + k * step) for k in range(n + 1))
+    return (*lines[:k0], *placed, *lines[k1 + 1 :])
 
-    def gathered(
-        starts: np.ndarray, pitches: np.ndarray, values: np.ndarray = profile
-    ) -> np.ndarray:
-        pos = np.floor(starts[..., None] + pitches[..., None] * ks + 0.5).astype(int)
+
+def _whole_or_fraction(
+    profile: np.ndarray,
+    starts: np.ndarray,
+    steps: list[float],
+    ks: np.ndarray,
+    exact: bool = True,
+) -> tuple[float, float]:
+    """Of ``steps`` (a whole pixel first, then a fraction), the first unless the next gathers
+    clearly more of ``profile`` at lines ``start + k * step`` (``k`` in ``ks``), with the best
+    of ``starts`` for it. A line's edges a pixel either side count as the line (a grid line
+    two pixels wide has an edge each side; a bevel lies one beside it); with ``exact``, exact
+    ones count more."""
+    size = len(profile)
+    wide = np.maximum(profile, np.maximum(np.roll(profile, 1), np.roll(profile, -1)))
+
+    def gathered(step: float, values: np.ndarray) -> np.ndarray:
+        pos = np.floor(starts[:, None] + step * ks + 0.5).astype(int)
         inside = (pos >= 0) & (pos < size)
         return np.where(inside, values[np.clip(pos, 0, size - 1)], 0.0).sum(axis=-1)
 
-    # The pitch from the profile's own period over the whole board, or the whole pixel next
-    # to it (an unscaled desktop draws whole-pixel cells) unless the fraction gathers clearly
-    # more; a line's edges a pixel either side count as the line (a grid line two pixels
-    # wide has an edge each side; a bevel lies one beside it).
-    wide = np.maximum(profile, np.maximum(np.roll(profile, 1), np.roll(profile, -1)))
-    fraction = refine_pitch(profile[max(first, 0) : last + 1], int(round(pitch)))
-    starts = first + np.arange(-REFIT_SHIFT, REFIT_SHIFT + 1e-9, 0.5)
     fits = []
-    for step in (float(round(fraction)), fraction):
-        if abs(step - pitch) <= REFIT_REACH:
-            steps = np.full(len(starts), step)
-            scores = gathered(starts, steps, wide) + gathered(starts, steps)  # exact ones first
-            best = int(np.argmax(scores))
-            fits.append((float(scores[best]), step, float(starts[best])))
-    if not fits:
-        return lines
+    for step in steps:
+        scores = gathered(step, wide) + (gathered(step, profile) if exact else 0.0)
+        best = int(np.argmax(scores))
+        fits.append((float(scores[best]), step, float(starts[best])))
     score, step, start = fits[0]
     if len(fits) > 1 and fits[1][0] > FRACTION_GAIN * score:
         score, step, start = fits[1]
-    placed = tuple(px(start + k * step) for k in range(n + 1))
-    return (*lines[:k0], *placed, *lines[k1 + 1 :])
+    return step, start
+
+
+def whole_pitch(profile: np.ndarray, pitch: float, lo: int, hi: int) -> float:
+    """``pitch`` (px, found to a fraction) as the whole pixel next to it, unless the fraction
+    gathers clearly more of the edge ``profile`` over the board's span ``lo..hi``: an unscaled
+    desktop draws whole-pixel cells, and on a small board the edges of two kinds of cell a
+    pixel apart, or the frame's, pull the period a fraction off (20.1 px for 20).
+
+    >>> prof = np.zeros(400); prof[[50 + 20 * k + (k > 4) for k in range(10)]] = 1
+    >>> whole_pitch(prof, 20.12, 50, 240)
+    20.0
+    >>> prof[:] = 0; prof[np.floor(50 + 26.25 * np.arange(12) + 0.5).astype(int)] = 1
+    >>> whole_pitch(prof, 26.25, 50, 340)
+    26.25
+    """
+    whole = float(round(pitch))
+    n = int((hi - lo) // pitch)
+    if whole == pitch or n < 3:
+        return pitch
+    starts = lo + np.arange(0.0, pitch, 0.5)
+    # Edges a pixel either side of a line count as fully as the line: a fraction that only
+    # places lines on the pixel beside (two kinds of cell) gains nothing.
+    step, _ = _whole_or_fraction(profile, starts, [whole, pitch], np.arange(n + 1), exact=False)
+    return step

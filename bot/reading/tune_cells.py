@@ -13,6 +13,7 @@ import numpy as np
 
 from bot.errors import LatticeError, TuneError
 from bot.reading.lattice import Lattice, find_lattice, find_lattices, whole_lattice
+from bot.reading.lattice_lines import whole_pixel_lines
 from bot.userfiles import read_board_file, read_image
 
 #: Pixels of a cell that must agree (within the tolerance) for two cells to look the same.
@@ -20,6 +21,8 @@ SAME_SHARE = 0.97
 
 #: Per-channel difference that still counts as the same pixel when grouping cells.
 TOLERANCE = 24
+#: Most a cell pitch (px) may lie off a whole pixel in a capture at 100 % (or 200 %).
+FRACTION = 0.05
 
 
 @dataclass(frozen=True)
@@ -39,7 +42,12 @@ def load_shot(path: str | Path) -> Shot:
     text = path.with_suffix(".txt")
     board = read_board_file(text) if text.is_file() else None
     try:
-        lattice = find_lattice(image) if board is None else _labelled_lattice(image, board)
+        lattice = _shot_lattice(image, board)
+        if not _whole(lattice):
+            # A capture at 100 % draws whole-pixel cells: a small board's frame, or its two
+            # kinds of cell with edges a pixel apart, can pull the period a fraction off.
+            whole = _shot_lattice(image, board, whole_pixels=True)
+            lattice = whole if (whole.cols, whole.rows) == (lattice.cols, lattice.rows) else lattice
     except LatticeError as exc:
         raise TuneError(
             f"{path}: no board found ({exc}); capture the game window with the whole board "
@@ -48,13 +56,25 @@ def load_shot(path: str | Path) -> Shot:
     return shot_at(path, image, lattice, board)
 
 
-def _labelled_lattice(image: np.ndarray, board: Any) -> Lattice:
+def _shot_lattice(image: np.ndarray, board: Any, whole_pixels: bool = False) -> Lattice:
+    """The lattice of a screenshot: of the labelled ``board``'s size when there is one."""
+    if board is None:
+        return find_lattice(image, whole_pixels=whole_pixels)
+    return _labelled_lattice(image, board, whole_pixels)
+
+
+def _whole(lattice: Lattice) -> bool:
+    """Whether ``lattice``'s cells are a whole number of pixels apart both ways."""
+    return all(abs(p - round(p)) <= FRACTION for p in (lattice.pitch_x, lattice.pitch_y))
+
+
+def _labelled_lattice(image: np.ndarray, board: Any, whole_pixels: bool = False) -> Lattice:
     """The lattice of the labelled ``board``'s size among those found with strong and with
     faint edges (:func:`~bot.reading.lattice.find_lattices`: a web clone's squares of two
     greens show only their coloured cells at the first), one that ends at the board's frame
     first (strong edges may set the pitch from the coloured cells alone: 37.6 px for 37.2);
     else the first found (its size is then refused)."""
-    lattices = find_lattices(image)
+    lattices = find_lattices(image, whole_pixels=whole_pixels)
     sized = [lat for lat in lattices if (lat.cols, lat.rows) == (board.width, board.height)]
     return min(sized, key=lambda lat: not whole_lattice(image, lat), default=lattices[0])
 
@@ -64,6 +84,7 @@ def shot_at(path: Path, image: np.ndarray, lattice: Lattice, board: Any = None) 
     labels (``board``, else ``NAME.txt`` beside it, checked against the lattice's size)."""
     labels = None
     text = path.with_suffix(".txt")
+    lattice = on_whole_pixels(lattice)
     if board is None and text.is_file():
         board = read_board_file(text)
     if board is not None:
@@ -75,6 +96,17 @@ def shot_at(path: Path, image: np.ndarray, lattice: Lattice, board: Any = None) 
             )
         labels = tuple(board.rows)
     return Shot(path=path, image=image, lattice=lattice, labels=labels)
+
+
+def on_whole_pixels(lattice: Lattice) -> Lattice:
+    """``lattice`` moved onto whole-pixel cells where its lines are a fraction of a pixel
+    apart on average but all lie within a pixel of whole-pixel ones (a web clone's covered
+    and open cells draw their edges a pixel apart: 19.89 px found for 20); else as found,
+    and a fraction is refused (:func:`check_unscaled`)."""
+    if _whole(lattice):
+        return lattice
+    xs, ys = whole_pixel_lines(lattice.xs), whole_pixel_lines(lattice.ys)
+    return Lattice(xs=xs or lattice.xs, ys=ys or lattice.ys)
 
 
 def size_difference(labelled: tuple[int, int], found: tuple[int, int]) -> str:
@@ -306,7 +338,7 @@ def check_unscaled(shots: Sequence[Shot]) -> None:
     resampled differently from one column to the next and do not group."""
     for shot in shots:
         for pitch in (shot.lattice.pitch_x, shot.lattice.pitch_y):
-            if abs(pitch - round(pitch)) > 0.05:
+            if abs(pitch - round(pitch)) > FRACTION:
                 raise TuneError(
                     f"{shot.path}: the cells are {pitch:.2f} px apart, a desktop scaled by a "
                     "fraction; capture the game at 100% (or 200%) display scaling and tune "
