@@ -17,7 +17,8 @@ import numpy as np
 from bot.errors import BoardNotFoundError, TwoBoardsError
 from bot.reading.extent import MIN_BOARD_CELLS, Candidate, Located
 from bot.reading.regions import FrameLook, Pitches, key_colours, padded_box
-from bot.reading.search import locate_skin, overlap, search_area
+from bot.reading.search import lattice_areas_beside, locate_skin, overlap, search_area
+from bot.reading.seeded import lattice_boards_within
 from bot.reading.skins import Skin
 from bot.reading.whole import board_problem, check_whole, shown_nowhere
 
@@ -203,8 +204,14 @@ def _boards_beside(
     # one's pitch, and its anchors were matched beside it, see search_area).
     others = [s for s in skins if s != board.skin]
     blanked = (float(x0), float(y0), float(x1), float(y1))
-    return [c for c in distinct_places(find_candidates(rest, skins, others, blanked, noisy))
-            if board_sized(c)]  # fmt: skip
+    found = distinct_places(find_candidates(rest, skins, others, blanked, noisy))
+    if not any(board_sized(c) for c in found):
+        # An area of a skin's colours beside the board where no anchor placed a board (a
+        # lost board nearly all mines has few covered cells): the lattice found there
+        # without a skin seeds one, as it does for a picture of one board.
+        areas = [(skin, box) for skin in skins for box in lattice_areas_beside(rest, skin, blanked)]
+        found = distinct_places(found + lattice_boards_within(rest.frame, areas))
+    return [c for c in found if board_sized(c) and sure_below_own_size(rest.frame, c)]
 
 
 @lru_cache(maxsize=8)

@@ -34,6 +34,9 @@ from bot.reading.skins import Skin
 MAX_BOARDS = 3
 #: Fewest anchor matches beyond a board found that are looked at as another board.
 MIN_ANCHORS = 3
+#: Fewest cells each way an area beside a board found must hold to be searched for another
+#: board by its lattice (no board of a game is smaller; a header bar holds two or three rows).
+LATTICE_SIDE = 6
 
 
 def locate_skin(
@@ -50,10 +53,7 @@ def locate_skin(
     beside it that can hold a board is searched."""
     found: list[Candidate] = []
     frame, gray = look.frame, look.gray
-    cores = find_regions(frame, look.small, skin, look.mask(skin))
-    if away_from is not None:
-        cores = [c for c in (_beside(core, away_from, skin) for core in cores) if c is not None]
-    for core in cores:
+    for core in areas_beside(look, skin, away_from):
         first, rest = candidate_pitches(skin, frame, padded_box(core, search_padding(skin), frame))
         if away_from is not None:
             # Beside a board found, only cells small enough for a board there are worth a match;
@@ -71,6 +71,35 @@ def locate_skin(
         found += search_area(frame, gray, skin, core, first, noisy)
         later.append((skin, core, rest))
     return found
+
+
+def areas_beside(
+    look: FrameLook, skin: Skin, away_from: tuple[float, float, float, float] | None = None
+) -> list[tuple[int, int, int, int]]:
+    """The areas of the frame ``look`` shows dense in the skin's key colours; with
+    ``away_from`` (a board blanked out), of each the widest part beside that box that can hold
+    a board (see :func:`_beside`)."""
+    cores = find_regions(look.frame, look.small, skin, look.mask(skin))
+    if away_from is None:
+        return cores
+    return [c for c in (_beside(core, away_from, skin) for core in cores) if c is not None]
+
+
+def lattice_areas_beside(
+    look: FrameLook, skin: Skin, away_from: tuple[float, float, float, float]
+) -> list[tuple[int, int, int, int]]:
+    """The areas beside the board ``away_from`` (blanked out in the frame ``look`` shows)
+    where the skin's key colours repeat at a pitch of its cells that fits a board of
+    :data:`LATTICE_SIDE` cells each way, padded to search: where a board that no anchor
+    places (a lost board nearly all mines) may lie, for the lattice found without a skin to
+    seed it. A window's header bar beside the board holds too few rows."""
+    areas = []
+    for core in areas_beside(look, skin, away_from):
+        box = padded_box(core, search_padding(skin), look.frame)
+        first, _ = candidate_pitches(skin, look.frame, box)
+        if _fitting(first, core, LATTICE_SIDE):
+            areas.append(box)
+    return areas
 
 
 def _beside(
@@ -97,13 +126,15 @@ def _beside(
     return max(roomy, key=lambda p: (p[2] - p[0]) * (p[3] - p[1]), default=None)
 
 
-def _fitting(pitches: Pitches, core: tuple[int, int, int, int]) -> Pitches:
-    """The pitches at which ``core`` holds a board of :data:`MIN_BOARD_CELLS` cells.
+def _fitting(
+    pitches: Pitches, core: tuple[int, int, int, int], side: float = np.sqrt(MIN_BOARD_CELLS)
+) -> Pitches:
+    """The pitches at which ``core`` holds ``side`` cells each way (a board of
+    :data:`MIN_BOARD_CELLS` cells).
 
     >>> _fitting([(20.0, 20.0), (40.0, 40.0)], (0, 0, 1200, 81))
     [(20.0, 20.0)]
     """
-    side = np.sqrt(MIN_BOARD_CELLS)
     width, height = core[2] - core[0], core[3] - core[1]
     return [(px, py) for px, py in pitches if side * px <= width and side * py <= height]
 

@@ -17,7 +17,14 @@ from bot.reading.recolour import aligned_seeds
 from bot.reading.regions import largest_pitch
 from bot.reading.skins import Skin
 
-__all__ = ["MIN_SEED_CELLS", "found_lattice", "lattice_boards", "lattice_of", "seeded_board"]
+__all__ = [
+    "MIN_SEED_CELLS",
+    "found_lattice",
+    "lattice_boards",
+    "lattice_boards_within",
+    "lattice_of",
+    "seeded_board",
+]
 
 #: How far (relative) the lattice's pitch may lie beyond the largest the skin's cells come in.
 PITCH_SLACK = 0.1
@@ -56,6 +63,26 @@ def lattice_boards(
     for skin in skins:
         for found in lattice_of(frame, skin, lattice):
             board = seeded_board(frame, aligned_seeds(frame, found, skin), skin)
+            if board is not None:
+                boards.append(board)
+    return boards
+
+
+def lattice_boards_within(
+    frame: np.ndarray, areas: Sequence[tuple[Skin, tuple[int, int, int, int]]]
+) -> list[Candidate]:
+    """Each skin's board grown from the cells of the lattice found without a skin in its area
+    ``(x0, y0, x1, y1)`` of ``frame`` (as :func:`lattice_boards` does over the whole frame):
+    a board beside another whose anchors place none (a lost board nearly all mines)."""
+    boards = []
+    for skin, (x0, y0, x1, y1) in areas:
+        try:
+            found = find_lattice(frame[y0:y1, x0:x1])
+        except LatticeError:
+            continue
+        grid = Grid.from_lines(tuple(x + x0 for x in found.xs), tuple(y + y0 for y in found.ys))
+        if min(grid.pitch_x, grid.pitch_y) <= largest_pitch(skin) * (1 + PITCH_SLACK):
+            board = seeded_board(frame, aligned_seeds(frame, grid, skin), skin)
             if board is not None:
                 boards.append(board)
     return boards
