@@ -135,6 +135,22 @@ def test_two_boards_of_other_games_are_both_named(left, right, skins):
         assert f" {IDS[i]} board at x " in str(refused.value)
 
 
+DENSE_LOST = FIXTURES / "gnome-mines-sizes" / "w1200x1000-dense45-lost.png"
+
+
+@pytest.mark.parametrize("beside", ["itself", "sgt-mines"])
+def test_a_lost_board_nearly_all_mines_beside_another_board_is_named(beside, skins):
+    """GNOME Mines' lost 8x8 board of 45 mines has 8 covered cells: no anchor places it, and
+    the lattice found without a skin seeds it when it is alone. Beside a copy of itself, or
+    beside another game's board, the other board was read and this one not named."""
+    lost = cv2.imread(str(DENSE_LOST))
+    other = lost if beside == "itself" else cv2.imread(str(SMALLS[0]))
+    with pytest.raises(TwoBoardsError) as refused:
+        locate_board(_side_by_side(other, lost, 20, 300), skins)
+    assert str(refused.value).count("gnome-mines board at x ") == (2 if beside == "itself" else 1)
+    assert str(refused.value).startswith("2 boards in the picture")
+
+
 def test_a_cut_board_says_which_edge(skins):
     frame, grid = _found(MIDS[0], skins)
     right = round(grid.col_left(grid.cols - 1)) + 4  # a sliver of the last column shows
