@@ -146,3 +146,17 @@ def test_a_colour_only_pair_is_not_swapped_by_the_curve_found_through(name, case
     assert read_frame(frame, locate_board(frame, skins)).board == read_board(
         str(png.with_suffix(".txt"))
     )
+
+
+def test_small_tiles_amid_text_windows_are_tried_at_their_whole_pitch(skins):
+    """sgt-mines' 14 px tiles on a busy desktop (text windows round it): their key colours
+    repeat at 13.9 px, where no anchor matches; the whole pitch next to it was tried only
+    after a board was grown at the first, and none was ("no board found")."""
+    from tests.fixtures.perturb import DESKTOP_AT, desktop, paste
+
+    name = "sgt-mines-sizes/t14-expert-fresh"
+    image = cv2.imread(str(FIXTURES / f"{name}.png"))
+    back = desktop("busy", 1920, 1080, seed=sum(map(ord, name + "desktop-busy")))
+    frame = paste(back, image, DESKTOP_AT)
+    board = read_frame(frame, locate_board(frame, skins)).board
+    assert board == read_board(FIXTURES / f"{name}.txt")

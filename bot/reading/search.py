@@ -170,7 +170,13 @@ def search_area(
         x0, y0, x1, y1 = padded_box(core, search_padding(skin, max(px, py)), frame)
         roi = gray[y0:y1, x0:x1]
         xs, ys = anchor_matches(roi, skin, px, py)
+        nearest = (float(round(px)), float(round(py)))
+        draws_sizes = skin.scales_with_window or bool(skin.sizes)
         if xs.size < 2:
+            if draws_sizes and nearest not in queue and nearest not in taken:
+                # No anchor at a period measured to a fraction (sgt-mines' 14 px tiles amid
+                # text windows: 13.9): the whole pitch of a game drawing its own cells.
+                queue.append(nearest)
             continue
         if not skin.uneven_px:
             bigger = _bigger_cells(xs, ys, px, py)
@@ -189,9 +195,7 @@ def search_area(
             again = _fitted_boards(frame, roi, skin, (xs, ys), (px, py), area, wider, noisy)
             if again and again[0].better_than(boards[0]):
                 boards = again
-        nearest = (float(round(px)), float(round(py)))
         exact = bool(boards) and boards[0].clean and boards[0].distance < 1.0
-        draws_sizes = skin.scales_with_window or bool(skin.sizes)
         if draws_sizes and not exact and nearest not in queue and nearest not in taken:
             # A game drawing its cells itself draws them whole pixels wide; the period they
             # were tried at is measured to a fraction, and other things round a board pull it
