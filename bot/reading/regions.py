@@ -90,14 +90,17 @@ def key_mask(area: np.ndarray, skin: Skin, colours: list[np.ndarray] | None = No
 @dataclass
 class FrameLook:
     """What every skin's first look at one frame shares: the frame (BGR), its grey, the frame
-    sampled every other pixel, and each skin's key-colour mask of that (made when first asked
-    for). One locate owns it; :meth:`blanked` gives the look at the frame with a box blanked
-    out without working the whole frame out again."""
+    sampled every other pixel, and each skin's key-colour mask of that and pitches to try in an
+    area (made when first asked for). One locate owns it; :meth:`blanked` gives the look at the
+    frame with a box blanked out without working the whole frame out again."""
 
     frame: np.ndarray
     gray: np.ndarray
     small: np.ndarray
     masks: dict[Skin, np.ndarray] = field(default_factory=dict)
+    pitches: dict[tuple[Skin, tuple[int, int, int, int]], tuple[Pitches, Callable[[], Pitches]]] = (
+        field(default_factory=dict)
+    )
 
     @classmethod
     def of(cls, frame: np.ndarray) -> FrameLook:
@@ -113,6 +116,15 @@ class FrameLook:
         if skin not in self.masks:
             self.masks[skin] = key_mask(self.small, skin)
         return self.masks[skin]
+
+    def pitches_in(
+        self, skin: Skin, box: tuple[int, int, int, int]
+    ) -> tuple[Pitches, Callable[[], Pitches]]:
+        """:func:`candidate_pitches` of the frame's area ``box`` for ``skin`` (worked out once:
+        the look for a board beside another asks again)."""
+        if (skin, box) not in self.pitches:
+            self.pitches[skin, box] = candidate_pitches(skin, self.frame, box)
+        return self.pitches[skin, box]
 
     def blanked(self, box: tuple[int, int, int, int], colour: tuple[int, int, int]) -> FrameLook:
         """The look at the frame with ``box`` (x0, y0, x1, y1) filled with ``colour`` (BGR):

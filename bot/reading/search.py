@@ -21,7 +21,6 @@ from bot.reading.extent import MIN_BOARD_CELLS, Candidate, board_extent
 from bot.reading.regions import (
     FrameLook,
     Pitches,
-    candidate_pitches,
     find_regions,
     padded_box,
     search_padding,
@@ -54,7 +53,7 @@ def locate_skin(
     found: list[Candidate] = []
     frame, gray = look.frame, look.gray
     for core in areas_beside(look, skin, away_from):
-        first, rest = candidate_pitches(skin, frame, padded_box(core, search_padding(skin), frame))
+        first, rest = look.pitches_in(skin, padded_box(core, search_padding(skin), frame))
         if away_from is not None:
             # Beside a board found, only cells small enough for a board there are worth a match;
             # and none at all where the skin's colours repeat with no period its cells have (a
@@ -68,7 +67,7 @@ def locate_skin(
             # clearly here: tried only if no board is found (saves a match per frame).
             later.append((skin, core, functools.partial(_then, first, rest)))
             continue
-        found += search_area(frame, gray, skin, core, first, noisy)
+        found += search_area(frame, gray, skin, core, first, noisy, beside=away_from is not None)
         later.append((skin, core, rest))
     return found
 
@@ -92,12 +91,15 @@ def lattice_areas_beside(
     where the skin's key colours repeat at a pitch of its cells that fits a board of
     :data:`LATTICE_SIDE` cells each way, padded to search: where a board that no anchor
     places (a lost board nearly all mines) may lie, for the lattice found without a skin to
-    seed it. A window's header bar beside the board holds too few rows."""
+    seed it; or, where they repeat at no pitch of the skin's cells (sgt-mines' 62 px tiles),
+    that holds as many of the skin's own cells. A window's header bar beside the board holds
+    too few rows."""
     areas = []
+    own = [(float(skin.pitch_x), float(skin.pitch_y))]
     for core in areas_beside(look, skin, away_from):
         box = padded_box(core, search_padding(skin), look.frame)
-        first, _ = candidate_pitches(skin, look.frame, box)
-        if _fitting(first, core, LATTICE_SIDE):
+        first, _ = look.pitches_in(skin, box)
+        if _fitting(first or own, core, LATTICE_SIDE):
             areas.append(box)
     return areas
 
@@ -156,9 +158,11 @@ def search_area(
     core: tuple[int, int, int, int],
     pitches: Pitches,
     noisy: bool = False,
+    beside: bool = False,
 ) -> list[Candidate]:
     """The best board of the skin around the dense area ``core`` at one of ``pitches``, and
-    other boards found at that pitch beside it (their anchors on another phase)."""
+    other boards found at that pitch beside it (their anchors on another phase); ``beside``:
+    the area lies beside a board found (its header bar, mostly)."""
     best: list[Candidate] = []
     queue = list(pitches)
     tried = {(float(round(px)), float(round(py))) for px, py in pitches}
@@ -173,7 +177,9 @@ def search_area(
         nearest = (float(round(px)), float(round(py)))
         draws_sizes = skin.scales_with_window or bool(skin.sizes)
         if xs.size < 2:
-            if draws_sizes and nearest not in queue and nearest not in taken:
+            # (Not beside a board found: a header bar there repeats the colours at no pitch
+            # of cells, and the whole pitch's images cost a first read 5 ms more.)
+            if draws_sizes and not beside and nearest not in queue and nearest not in taken:
                 # No anchor at a period measured to a fraction (sgt-mines' 14 px tiles amid
                 # text windows: 13.9): the whole pitch of a game drawing its own cells.
                 queue.append(nearest)
