@@ -43,16 +43,20 @@ def load_shot(path: str | Path) -> Shot:
     board = read_board_file(text) if text.is_file() else None
     try:
         lattice = _shot_lattice(image, board)
-        if not _whole(lattice):
-            # A capture at 100 % draws whole-pixel cells: a small board's frame, or its two
-            # kinds of cell with edges a pixel apart, can pull the period a fraction off.
-            whole = _shot_lattice(image, board, whole_pixels=True)
-            lattice = whole if (whole.cols, whole.rows) == (lattice.cols, lattice.rows) else lattice
     except LatticeError as exc:
         raise TuneError(
             f"{path}: no board found ({exc}); capture the game window with the whole board "
             "showing, at least 4x4 cells"
         ) from exc
+    if not _whole(lattice):
+        # A capture at 100 % draws whole-pixel cells: a small board's frame, or its two kinds
+        # of cell with edges a pixel apart, can pull the period a fraction off.
+        try:
+            whole = _shot_lattice(image, board, whole_pixels=True)
+        except LatticeError:
+            whole = lattice
+        if (whole.cols, whole.rows) == (lattice.cols, lattice.rows):
+            lattice = whole
     return shot_at(path, image, lattice, board)
 
 
