@@ -90,9 +90,10 @@ def key_mask(area: np.ndarray, skin: Skin, colours: list[np.ndarray] | None = No
 @dataclass
 class FrameLook:
     """What every skin's first look at one frame shares: the frame (BGR), its grey, the frame
-    sampled every other pixel, and each skin's key-colour mask of that and pitches to try in an
-    area (made when first asked for). One locate owns it; :meth:`blanked` gives the look at the
-    frame with a box blanked out without working the whole frame out again."""
+    sampled every other pixel, and each skin's key-colour mask of that, its dense areas and the
+    pitches to try in an area (made when first asked for). One locate owns it; :meth:`blanked`
+    gives the look at the frame with a box blanked out without working the whole frame out
+    again."""
 
     frame: np.ndarray
     gray: np.ndarray
@@ -101,6 +102,7 @@ class FrameLook:
     pitches: dict[tuple[Skin, tuple[int, int, int, int]], tuple[Pitches, Callable[[], Pitches]]] = (
         field(default_factory=dict)
     )
+    regions: dict[Skin, list[tuple[int, int, int, int]]] = field(default_factory=dict)
 
     @classmethod
     def of(cls, frame: np.ndarray) -> FrameLook:
@@ -116,6 +118,13 @@ class FrameLook:
         if skin not in self.masks:
             self.masks[skin] = key_mask(self.small, skin)
         return self.masks[skin]
+
+    def regions_of(self, skin: Skin) -> list[tuple[int, int, int, int]]:
+        """:func:`find_regions` of the frame for ``skin`` (worked out once: the look for a
+        board beside another asks again)."""
+        if skin not in self.regions:
+            self.regions[skin] = find_regions(self.frame, self.small, skin, self.mask(skin))
+        return self.regions[skin]
 
     def pitches_in(
         self, skin: Skin, box: tuple[int, int, int, int]

@@ -21,7 +21,6 @@ from bot.reading.extent import MIN_BOARD_CELLS, Candidate, board_extent
 from bot.reading.regions import (
     FrameLook,
     Pitches,
-    find_regions,
     padded_box,
     search_padding,
     smallest_pitch,
@@ -78,7 +77,7 @@ def areas_beside(
     """The areas of the frame ``look`` shows dense in the skin's key colours; with
     ``away_from`` (a board blanked out), of each the widest part beside that box that can hold
     a board (see :func:`_beside`)."""
-    cores = find_regions(look.frame, look.small, skin, look.mask(skin))
+    cores = look.regions_of(skin)
     if away_from is None:
         return cores
     return [c for c in (_beside(core, away_from, skin) for core in cores) if c is not None]

@@ -36,8 +36,13 @@ def lattice_of(frame: np.ndarray, skin: Skin, lattice: list[list[Grid]]) -> list
     """:func:`found_lattice`, if its cells are of a size the skin's come in (no bigger than
     :func:`~bot.reading.regions.largest_pitch`: reading 114 px cells as each skin's cost
     seconds)."""
+    return _sized(skin, found_lattice(frame, lattice))
+
+
+def _sized(skin: Skin, grids: list[Grid]) -> list[Grid]:
+    """Those of ``grids`` whose cells are no bigger than the skin's come in."""
     largest = largest_pitch(skin) * (1 + PITCH_SLACK)
-    return [g for g in found_lattice(frame, lattice) if min(g.pitch_x, g.pitch_y) <= largest]
+    return [g for g in grids if min(g.pitch_x, g.pitch_y) <= largest]
 
 
 def found_lattice(frame: np.ndarray, lattice: list[list[Grid]]) -> list[Grid]:
@@ -59,13 +64,16 @@ def lattice_boards(
     """Each skin's board grown (:func:`~bot.reading.extent.board_extent`) from the cells of
     the lattice found without a skin that read clearly as the skin's, once the lattice is
     moved to where they read most surely (:func:`~bot.reading.recolour.aligned_seeds`)."""
-    boards = []
-    for skin in skins:
-        for found in lattice_of(frame, skin, lattice):
-            board = seeded_board(frame, aligned_seeds(frame, found, skin), skin)
-            if board is not None:
-                boards.append(board)
-    return boards
+    return [
+        board for skin in skins for board in _grown(frame, skin, lattice_of(frame, skin, lattice))
+    ]
+
+
+def _grown(frame: np.ndarray, skin: Skin, grids: list[Grid]) -> list[Candidate]:
+    """The skin's boards grown from each of ``grids``, moved to where its cells read most
+    surely (none where too few read)."""
+    boards = [seeded_board(frame, aligned_seeds(frame, grid, skin), skin) for grid in grids]
+    return [board for board in boards if board is not None]
 
 
 def lattice_boards_within(
@@ -81,10 +89,7 @@ def lattice_boards_within(
         except LatticeError:
             continue
         grid = Grid.from_lines(tuple(x + x0 for x in found.xs), tuple(y + y0 for y in found.ys))
-        if min(grid.pitch_x, grid.pitch_y) <= largest_pitch(skin) * (1 + PITCH_SLACK):
-            board = seeded_board(frame, aligned_seeds(frame, grid, skin), skin)
-            if board is not None:
-                boards.append(board)
+        boards += _grown(frame, skin, _sized(skin, [grid]))
     return boards
 
 

@@ -69,7 +69,12 @@ def _shot_lattice(image: np.ndarray, board: Any, whole_pixels: bool = False) -> 
 
 def _whole(lattice: Lattice) -> bool:
     """Whether ``lattice``'s cells are a whole number of pixels apart both ways."""
-    return all(abs(p - round(p)) <= FRACTION for p in (lattice.pitch_x, lattice.pitch_y))
+    return not any(map(_fractional, (lattice.pitch_x, lattice.pitch_y)))
+
+
+def _fractional(pitch: float) -> bool:
+    """Whether a cell ``pitch`` (px) lies more than :data:`FRACTION` off a whole pixel."""
+    return abs(pitch - round(pitch)) > FRACTION
 
 
 def _labelled_lattice(image: np.ndarray, board: Any, whole_pixels: bool = False) -> Lattice:
@@ -342,7 +347,7 @@ def check_unscaled(shots: Sequence[Shot]) -> None:
     resampled differently from one column to the next and do not group."""
     for shot in shots:
         for pitch in (shot.lattice.pitch_x, shot.lattice.pitch_y):
-            if abs(pitch - round(pitch)) > FRACTION:
+            if _fractional(pitch):
                 raise TuneError(
                     f"{shot.path}: the cells are {pitch:.2f} px apart, a desktop scaled by a "
                     "fraction; capture the game at 100% (or 200%) display scaling and tune "
