@@ -197,12 +197,44 @@ def _locate_any(frame: np.ndarray, skins: Sequence[Skin]) -> Located:
         found = _locate_recoloured(frame, skins, lattice)
         if found is not None:
             return found
+    if unread is None:
+        found = _lossy_seeded(look, skins, lattice)
+        if found is not None:
+            return found
     if unread is not None:
         return unread  # the reader names the cells it cannot read
     if first is None:
         chosen = choose_board(look, boards, skins, whole=whole)
         return _as_drawn(frame, chosen, skins, loose_drawn(frame, chosen.grid, chosen.skin))
     raise first
+
+
+def _lossy_seeded(
+    look: FrameLook, skins: Sequence[Skin], lattice: list[list[Grid]]
+) -> Located | None:
+    """The board the lattice found without a skin seeds with a lossy picture's edges widened
+    (:func:`~bot.reading.seeded.lattice_boards`), if it is whole, reads clearly as the reader
+    reads it and looks like no other game's cells; else None. A won board in a JPEG has no
+    covered cell for an anchor, and its numbers' edges are smeared past the skin's tolerance
+    (sgt-mines' 28 px tiles at quality 75). Looked at last: on a screen in other colours the
+    widened look also passes another game's cells, or a board a pixel off its lines, that
+    the screen's colours place right."""
+    frame = look.frame
+    seeded = lattice_boards(frame, skins, lattice, noisy=True)
+    boards = distinct_places([c for c in seeded if sure_below_own_size(frame, c)])
+    whole = [c for c in boards if c.clean and is_whole(frame, c)]
+    if not whole:
+        return None
+    try:
+        located = choose_board(look, boards, skins, noisy=True, whole=whole)
+    except TwoBoardsError:
+        raise
+    except BoardNotFoundError:
+        return None
+    loose = loose_drawn(frame, located.grid, located.skin)
+    if _other_game(frame, located, skins, loose) is not None or not reads_clearly(frame, located):
+        return None
+    return located
 
 
 def _drawn_boards(

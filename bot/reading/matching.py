@@ -250,8 +250,11 @@ def score_cells(
     state: ReaderState,
     recheck_below: float | None = None,
     widen: np.ndarray | None = None,
+    runner_up: bool = False,
 ) -> tuple[np.ndarray, ...]:
-    """The full comparison: SSD ranking of every class, robust score of the nearest two.
+    """The full comparison: SSD ranking of every class, robust score of the nearest two:
+    ``(class index, confidence, margin, distance)``, each ``[N]``, and with ``runner_up`` the
+    other candidate class's index last.
 
     ``widen``: each cell's own least tolerance ``[N, D]`` (uint8) over the bank's, as
     neighbours lend it (:func:`~bot.reading.lossy.neighbour_bleed`). With ``recheck_below``,
@@ -311,7 +314,8 @@ def score_cells(
         _best_variants(samples, bank, top, score, recheck_below)
     rms = np.sqrt(np.maximum(class_d2, 0) / ranked.shape[1])
     if groups == 1:
-        return top[:, 0], score[:, 0], score[:, 0], rms[:, 0]
+        alone = (top[:, 0], score[:, 0], score[:, 0], rms[:, 0])
+        return (*alone, top[:, 0]) if runner_up else alone
     # Winner by robust score; the SSD ranking breaks ties.
     second_better = (score[:, 1] > score[:, 0]) | (
         (score[:, 1] == score[:, 0])
@@ -320,7 +324,8 @@ def score_cells(
     win = np.where(second_better, top[:, 1], top[:, 0])
     best = np.where(second_better, score[:, 1], score[:, 0])
     other = np.where(second_better, score[:, 0], score[:, 1])
-    return win, best, best - other, rms[rows[:, 0], win]
+    scored = (win, best, best - other, rms[rows[:, 0], win])
+    return (*scored, np.where(second_better, top[:, 0], top[:, 1])) if runner_up else scored
 
 
 def _best_variants(

@@ -27,15 +27,16 @@ def read_noisy(
     """The cells ``samples`` (BGR) read with the tolerance of ``bank`` widened to the frame's
     noise (as drawn: :func:`~bot.reading.lossy.noisy_bank`) and, with ``bleed``, to what
     neighbours lend each cell (:func:`~bot.reading.lossy.neighbour_bleed`), their margins made
-    noisy ones (:func:`noisy_margin`); None when no cell is sure enough to measure the noise
+    noisy ones (:func:`noisy_scores`); None when no cell is sure enough to measure the noise
     on."""
     best, sure = assign(samples, bank.u8, bank, skin, state, False)
     noisy = noisy_bank(samples, bank, skin, best, sure)
     if noisy is None:
         return None
     widen = None if bleed is None else bleed()
-    win, conf, margin, dist = score_cells(ycrcb(samples), noisy, state, widen=widen)
-    return (win, conf, noisy_margin(samples, bank, skin, win, conf, margin), dist)
+    return noisy_scores(
+        samples, bank, skin, score_cells(ycrcb(samples), noisy, state, widen=widen, runner_up=True)
+    )
 
 
 #: How much more than the skin's ``min_margin`` a winner needs when read with the widened
@@ -72,7 +73,8 @@ def measured_lossy(
     noisy = noisy_bank(samples, bank, skin, best, sure, own_colour=True)
     if noisy is None:
         return results
-    measured = score_cells(ycrcb(samples), noisy, state, widen=None if bleed is None else bleed())
+    widen = None if bleed is None else bleed()
+    measured = score_cells(ycrcb(samples), noisy, state, widen=widen, runner_up=True)
     return widened_where_unsure(samples, bank, skin, measured, results)
 
 
@@ -84,41 +86,57 @@ def widened_where_unsure(
     results: tuple[np.ndarray, ...],
 ) -> tuple[np.ndarray, ...]:
     """``results`` with the ``widened`` reading (a lossy look's scores against ``bank``'s
-    classes, its margins made noisy ones: :func:`noisy_margin`) where the cell is unclear, or
-    where it reads the same class more surely (the locator grows a board only through cells
-    that read surely)."""
-    win, conf, margin, distance = widened
-    widened = (win, conf, noisy_margin(samples, bank, skin, win, conf, margin), distance)
+    classes with the runner-up's, made noisy ones: :func:`noisy_scores`) where the cell is
+    unclear, or where it reads the same class more surely (the locator grows a board only
+    through cells that read surely)."""
+    win, conf, margin, distance = widened = noisy_scores(samples, bank, skin, widened)
     doubtful = ~reads_clearly(results[1], results[2], skin)
     take = doubtful | ((win == results[0]) & (conf > results[1]))
     return tuple(np.where(take, w, r) for w, r in zip(widened, results, strict=True))
 
 
-def noisy_margin(
-    samples: np.ndarray,
-    strict: TemplateBank,
-    skin: Skin,
-    win: np.ndarray,
-    conf: np.ndarray,
-    margin: np.ndarray,
-) -> np.ndarray:
-    """The margins of cells read with a noisy frame's widened tolerance, less
-    :data:`NOISY_MARGIN`, except where the winner (ahead, if by less than the skin's
-    ``min_margin``: noise blurs what tells the classes apart) clearly wins on the pixels that
-    tell it from the runner-up, compared with the ``strict`` bank (the same classes, the
-    skin's own tolerance; BGR ``samples``): :data:`TELLING_LEVEL`."""
-    narrow = (conf >= skin.min_confidence) & (margin > 0)
+def noisy_scores(
+    samples: np.ndarray, strict: TemplateBank, skin: Skin, scored: tuple[np.ndarray, ...]
+) -> tuple[np.ndarray, ...]:
+    """The cells read with a noisy frame's widened tolerance (``scored``: the winner, its
+    confidence, margin and distance, and the runner-up class, see
+    :func:`~bot.reading.matching.score_cells`), their margins less :data:`NOISY_MARGIN`, except
+    where a class wins on the pixels that tell the two apart, compared with the ``strict``
+    bank (the same classes, the skin's own tolerance; BGR ``samples``): :func:`_told`.
+
+    Where the two are close over the whole cell (margin under the skin's ``min_margin``
+    and :data:`NOISY_MARGIN`: noise blurs what tells them apart), those pixels decide: the
+    runner-up that wins there and the winner does not is read instead (GNOME Mines' flag at
+    26 px in a JPEG had scored a hair below its question mark and been refused)."""
+    win, conf, margin, distance, second = scored
+    win, conf = win.copy(), conf.copy()
+    narrow = (conf >= skin.min_confidence) & (margin >= 0)
     narrow &= margin < skin.min_margin + NOISY_MARGIN
     adjusted = margin - NOISY_MARGIN
-    if narrow.any():
-        telling = telling_margin(samples[narrow], strict, win[narrow])
-        # Or, with (next to) no pixel telling against it, nearer the winner on the telling
-        # pixels than to any other class, in colour or in brightness: JPEG smears a thin
-        # stroke's colour past both images.
-        nearer = (telling >= -TELLING_SLACK) & (
-            (nearer_margin(samples[narrow], strict, win[narrow]) >= TELLING_LEVEL)
-            | (nearer_margin(samples[narrow], strict, win[narrow], True) >= TELLING_LEVEL)
-        )
-        told = np.maximum(margin[narrow], skin.min_margin)
-        adjusted[narrow] = np.where((telling >= TELLING_LEVEL) | nearer, told, adjusted[narrow])
-    return adjusted
+    if not narrow.any():
+        return win, conf, adjusted, distance
+    cells = samples[narrow]
+    winner_told = _told(cells, strict, win[narrow])
+    other_conf = conf[narrow] - margin[narrow]
+    other_told = (
+        ~winner_told & (other_conf >= skin.min_confidence) & _told(cells, strict, second[narrow])
+    )
+    told = np.maximum(margin[narrow], skin.min_margin)
+    adjusted[narrow] = np.where(winner_told | other_told, told, adjusted[narrow])
+    win[narrow] = np.where(other_told, second[narrow], win[narrow])
+    conf[narrow] = np.where(other_told, other_conf, conf[narrow])
+    return win, conf, adjusted, distance
+
+
+def _told(cells: np.ndarray, strict: TemplateBank, chosen: np.ndarray) -> np.ndarray:
+    """Whether each cell wins as class ``chosen[i]`` on the pixels that tell it from the
+    runner-up: it matches :data:`TELLING_LEVEL` more of them within the skin's own tolerance
+    (:func:`~bot.reading.telling.telling_margin`), or, with (next to) none telling against
+    it, lies nearer its image there than any other class's, in colour or in brightness
+    (JPEG smears a thin stroke's colour past both images)."""
+    telling = telling_margin(cells, strict, chosen)
+    nearer = (telling >= -TELLING_SLACK) & (
+        (nearer_margin(cells, strict, chosen) >= TELLING_LEVEL)
+        | (nearer_margin(cells, strict, chosen, True) >= TELLING_LEVEL)
+    )
+    return (telling >= TELLING_LEVEL) | nearer

@@ -59,20 +59,25 @@ def found_lattice(frame: np.ndarray, lattice: list[list[Grid]]) -> list[Grid]:
 
 
 def lattice_boards(
-    frame: np.ndarray, skins: Sequence[Skin], lattice: list[list[Grid]]
+    frame: np.ndarray, skins: Sequence[Skin], lattice: list[list[Grid]], noisy: bool = False
 ) -> list[Candidate]:
     """Each skin's board grown (:func:`~bot.reading.extent.board_extent`) from the cells of
     the lattice found without a skin that read clearly as the skin's, once the lattice is
-    moved to where they read most surely (:func:`~bot.reading.recolour.aligned_seeds`)."""
+    moved to where they read most surely (:func:`~bot.reading.recolour.aligned_seeds`);
+    ``noisy``: with a lossy picture's edges widened (see :func:`seeded_board`)."""
     return [
-        board for skin in skins for board in _grown(frame, skin, lattice_of(frame, skin, lattice))
+        board
+        for skin in skins
+        for board in _grown(frame, skin, lattice_of(frame, skin, lattice), noisy)
     ]
 
 
-def _grown(frame: np.ndarray, skin: Skin, grids: list[Grid]) -> list[Candidate]:
+def _grown(
+    frame: np.ndarray, skin: Skin, grids: list[Grid], noisy: bool = False
+) -> list[Candidate]:
     """The skin's boards grown from each of ``grids``, moved to where its cells read most
     surely (none where too few read)."""
-    boards = [seeded_board(frame, aligned_seeds(frame, grid, skin), skin) for grid in grids]
+    boards = [seeded_board(frame, aligned_seeds(frame, grid, skin), skin, noisy) for grid in grids]
     return [board for board in boards if board is not None]
 
 
@@ -93,12 +98,16 @@ def lattice_boards_within(
     return boards
 
 
-def seeded_board(frame: np.ndarray, grid: Grid, skin: Skin) -> Candidate | None:
+def seeded_board(
+    frame: np.ndarray, grid: Grid, skin: Skin, noisy: bool = False
+) -> Candidate | None:
     """The skin's board grown from the cells of ``grid`` that read clearly as its drawn
-    classes, or None (too few of them, or no board)."""
+    classes, or None (too few of them, or no board); ``noisy``: cells read and grown with a
+    lossy picture's edges widened (a won board in a JPEG: no covered cell for an anchor, and
+    its numbers' edges smeared past the skin's tolerance)."""
     from bot.reading.classify import classify_cells
 
-    scores = classify_cells(frame, grid, skin)
+    scores = classify_cells(frame, grid, skin, lossy=noisy)
     # Seeds of drawn classes only: a flat cell of the skin's also reads clearly on any flat
     # tile of its colour (GNOME's covered cells, contrast lowered, as xdemineur's 0s).
     seeds = scores.clear(skin) & np.isin(scores.classes, drawn_classes(skin, grid))
@@ -112,7 +121,7 @@ def seeded_board(frame: np.ndarray, grid: Grid, skin: Skin) -> Candidate | None:
         shifts = (_offsets(grid.col_offsets, cols), _offsets(grid.row_offsets, rows))
     h, w = frame.shape[:2]
     return board_extent(frame, skin, grid.left, grid.top, px, py, (cols, rows), (0, 0, w, h),
-                        shifts, reach=skin.uneven_at(px, py))  # fmt: skip
+                        shifts, noisy, reach=skin.uneven_at(px, py))  # fmt: skip
 
 
 def _offsets(offsets: tuple[float, ...], lines: np.ndarray) -> np.ndarray:
