@@ -197,12 +197,11 @@ def _locate_any(frame: np.ndarray, skins: Sequence[Skin]) -> Located:
         found = _locate_recoloured(frame, skins, lattice)
         if found is not None:
             return found
-    if unread is None:
-        found = _lossy_seeded(look, skins, lattice)
-        if found is not None:
-            return found
     if unread is not None:
         return unread  # the reader names the cells it cannot read
+    found = _lossy_seeded(look, skins, lattice)
+    if found is not None:
+        return found
     if first is None:
         chosen = choose_board(look, boards, skins, whole=whole)
         return _as_drawn(frame, chosen, skins, loose_drawn(frame, chosen.grid, chosen.skin))
@@ -220,9 +219,7 @@ def _lossy_seeded(
     widened look also passes another game's cells, or a board a pixel off its lines, that
     the screen's colours place right."""
     frame = look.frame
-    seeded = lattice_boards(frame, skins, lattice, noisy=True)
-    boards = distinct_places([c for c in seeded if sure_below_own_size(frame, c)])
-    whole = [c for c in boards if c.clean and is_whole(frame, c)]
+    boards, whole = _with_seeded(frame, [], lattice_boards(frame, skins, lattice, noisy=True))
     if not whole:
         return None
     try:
@@ -250,10 +247,17 @@ def _drawn_boards(
         # No anchor placed a whole board that reads (a won board has no covered cell to
         # anchor on, its open cells are flat, its edge columns may hold no anchor, and a lost
         # board may be nearly all mines): the lattice found without a skin seeds one.
-        seeded = lattice_boards(frame, skins, lattice)
-        boards = distinct_places(boards + [c for c in seeded if sure_below_own_size(frame, c)])
-        whole = [c for c in boards if c.clean and is_whole(frame, c)]
+        boards, whole = _with_seeded(frame, boards, lattice_boards(frame, skins, lattice))
     return anchored, boards, whole
+
+
+def _with_seeded(
+    frame: np.ndarray, boards: list[Candidate], seeded: list[Candidate]
+) -> tuple[list[Candidate], list[Candidate]]:
+    """``boards`` and the ``seeded`` ones sure below their skin's own size, one a place, and of
+    these the ones that read clean and are whole."""
+    boards = distinct_places(boards + [c for c in seeded if sure_below_own_size(frame, c)])
+    return boards, [c for c in boards if c.clean and is_whole(frame, c)]
 
 
 def _locate_recoloured(
