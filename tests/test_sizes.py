@@ -147,6 +147,35 @@ def test_a_won_board_in_a_jpeg_is_grown_from_the_lattice_on_its_own_pixels(skins
     assert read_frame(frame, located).board == read_board(str(png.with_suffix(".txt")))
 
 
+def test_a_side_panel_as_white_as_open_cells_is_not_read_as_cells(skins):
+    """GNOME Mines' fresh 16x16 board of 63 px cells beside a side panel four cells wide, 20
+    levels brighter: through the curve learnt from the covered cells the panel's white and
+    the open cells' grey (which a fresh board does not show) look alike, and three columns of
+    the panel were read as open cells (19x16). The panel shows no lines between cells."""
+    from tests.photometric import brightness
+
+    png = FIXTURES / "gnome-mines-sizes/w1300x1100-medium-fresh.png"
+    frame = brightness(cv2.imread(str(png)), 20)
+    located = locate_board(frame, skins)
+    assert (located.grid.cols, located.grid.rows) == (16, 16)
+    assert read_frame(frame, located).board == read_board(str(png.with_suffix(".txt")))
+
+
+def test_a_won_board_in_a_jpeg_ends_at_its_frame_not_in_its_margin(skins):
+    """sgt-mines' won board of 28 px tiles in the middle of a 900x600 window, at JPEG quality
+    75: a flat patch of the covered cells' face colour passes for one at 28 px (the bevel
+    falls in the outer ring of a stretched cell, not judged), and the lossy look grew the
+    board over five columns of the margin each side (26x16). Those columns show no lines
+    between cells: they are peeled, and the board ends at its frame."""
+    from tests.photometric import MILD
+
+    png = FIXTURES / "sgt-mines-sizes/resized900x600-intermediate-won.png"
+    frame = MILD["jpeg75"](cv2.imread(str(png)))
+    located = locate_board(frame, skins)
+    assert (located.grid.cols, located.grid.rows) == (16, 16)
+    assert read_frame(frame, located).board == read_board(str(png.with_suffix(".txt")))
+
+
 #: A won board (no covered cell inside to compare with) whose window margin, at gamma 1.25,
 #: reads as a row and a column of covered cells: compared as drawn, the margin's cells were
 #: not far enough beyond the board's (20.9 against 9.3 inside; 17x17 was read for 16x16);

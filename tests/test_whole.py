@@ -179,6 +179,35 @@ def test_scalings_no_skin_lists_read_exactly_or_refuse(png, scale, skins):
         assert str(board) == str(want)
 
 
+def test_columns_of_a_margin_that_read_as_cells_make_no_whole_board(skins):
+    """A margin of the covered cells' face colour reads as covered cells where their bevel
+    is lost (sgt-mines' 28 px tiles): the board grown over it ends at no cells of its own."""
+    png = FIXTURES / "sgt-mines-sizes" / "resized900x600-intermediate-won.png"
+    frame, grid = _found(png, skins)
+    assert board_problem(frame, grid) is None
+    offsets = (0.0, 0.0) + grid.col_offsets if grid.col_offsets else ()
+    wider = replace(
+        grid, left=grid.left - 2 * grid.pitch_x, cols=grid.cols + 2, col_offsets=offsets
+    )
+    problem = board_problem(frame, wider)
+    assert problem is not None and "left column of cells" in problem
+    assert "shows no lines between its cells" in problem
+
+
+def test_a_board_in_a_wide_margin_of_its_face_colour_is_peeled_to_its_frame(skins):
+    """sgt-mines' 24 px won board padded with 200 px of its window's grey, at JPEG quality
+    85: the lossy look grows the board over the margin; the columns and rows that show no
+    lines between cells are peeled, and the board reads (it was refused as not ending at a
+    frame)."""
+    from tests.photometric import MILD
+
+    png = FIXTURES / "sgt-mines-sizes" / "t24-intermediate-won.png"
+    padded = cv2.copyMakeBorder(cv2.imread(str(png)), 200, 200, 200, 200, cv2.BORDER_REPLICATE)
+    frame = MILD["jpeg85"](padded)
+    board = read_frame(frame, locate_board(frame, skins)).board
+    assert board == read_board(str(png.with_suffix(".txt")))
+
+
 def test_a_margin_the_colour_of_covered_cells_is_not_read_as_a_ring_of_them(skins):
     """sgt-mines beginner-lost at 225 % nearest neighbour: the window's grey margin is the
     covered tile's colour without its bevel. Read with a JPEG's widened edge tolerance, the

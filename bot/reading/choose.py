@@ -15,12 +15,13 @@ from functools import lru_cache
 import numpy as np
 
 from bot.errors import BoardNotFoundError, TwoBoardsError
+from bot.reading.evident import line_unseen
 from bot.reading.extent import MIN_BOARD_CELLS, Candidate, Located
 from bot.reading.regions import FrameLook, Pitches, key_colours, padded_box
 from bot.reading.search import lattice_areas_beside, locate_skin, overlap, search_area
 from bot.reading.seeded import lattice_boards_within
 from bot.reading.skins import Skin
-from bot.reading.whole import board_problem, check_whole, shown_nowhere
+from bot.reading.whole import SIDES, board_problem, check_whole, shown_nowhere
 
 __all__ = [
     "board_sized",
@@ -93,6 +94,14 @@ def sure_below_own_size(frame: np.ndarray, candidate: Candidate) -> bool:
     return reads_clearly(frame, located)  # the reader refuses any cell that is not
 
 
+def shows_cells(frame: np.ndarray, candidate: Candidate) -> bool:
+    """Whether the picture shows lines between ``candidate``'s cells along some side
+    (:func:`~bot.reading.evident.line_unseen`): a flat patch that reads as cells through a
+    tone curve (a side panel as GNOME Mines' open cells) is no second board."""
+    grid = candidate.located.grid
+    return any(line_unseen(frame, grid, side) is None for side in SIDES)
+
+
 def board_sized(candidate: Candidate) -> bool:
     """Whether ``candidate`` reads clearly on enough cells (:data:`MIN_BOARD_CELLS`, in two
     rows and two columns at least) to be a board, another one beside a board found included: a
@@ -135,6 +144,7 @@ def choose_board(
         # or part of one: which board the user means cannot be told (refused, both named).
         others = [c for c in boards if c is not whole[0] and board_sized(c)]
         others = others or _boards_beside(look, whole[0].located, skins, noisy)
+        others = [c for c in others if shows_cells(frame, c)]
         if others:
             raise _two_boards(frame, whole[0], others)
         return whole[0].located
@@ -160,7 +170,7 @@ def choose_board(
     # is another board: which one the user means cannot be told.
     others = [c for c in boards if c is not best and not c.cut
               and c.located.grid.cols * c.located.grid.rows >= MIN_BOARD_CELLS
-              and c.passing >= best.passing - OTHER_PASSING]  # fmt: skip
+              and c.passing >= best.passing - OTHER_PASSING and shows_cells(frame, c)]  # fmt: skip
     if others:
         raise _two_boards(frame, best, others)
     return best.located

@@ -24,13 +24,27 @@ from bot.reading.anchors import FLAT_VARIANCE
 from bot.reading.grid import Grid
 from bot.reading.skins import Skin
 
-__all__ = ["drawn_classes", "flat_classes", "lattice_shown", "unseen_lattice"]
+__all__ = ["drawn_classes", "flat_classes", "lattice_shown", "line_unseen", "unseen_lattice"]
 
 #: The colour steps along a board's lines must be this many times those through its cells'
 #: middles ...
 SHOWN_RATIO = 2.0
 #: ... and this many levels more (a flat picture shows no lattice at all).
 SHOWN_LEVELS = 2.0
+#: The outer line of cells along a side of a board shows the lines between its cells when the
+#: colour steps on them are at least this many times the line's quiet steps (this percentile
+#: of its steps: what noise or JPEG leave where nothing is drawn; numbers' glyphs and bevels
+#: make the rest) ...
+EDGE_RATIO = 1.25
+FLOOR_PERCENTILE = 25
+#: ... and this many levels more: a margin has no steps at all, or noise's everywhere alike ...
+EDGE_LEVELS = 4.0
+#: ... at this share of the lines at least (a side panel's buttons meet a few of them).
+EDGE_SHARE = 0.5
+#: Only a line quiet along most of its length (the median step, levels) is judged so: a line
+#: of numbers and mines is busy everywhere, and the faint lines between KMines' cells (16
+#: levels) stand out from no quiet stretch; a margin or a panel is quiet but for a few marks.
+QUIET_LEVELS = 4.0
 
 
 def _flat(skin: Skin, grid: Grid) -> np.ndarray:
@@ -73,6 +87,60 @@ def _axis_shown(steps: np.ndarray, start: float, pitch: float, cells: int) -> bo
     middles = np.rint((np.arange(cells) + 0.5) * pitch + start).astype(int)
     on, off = _steps(steps, lines), _steps(steps, middles)
     return on >= SHOWN_RATIO * off + SHOWN_LEVELS
+
+
+def line_unseen(frame: np.ndarray, grid: Grid, side: str) -> str | None:
+    """Why the outer line of ``grid``'s cells along ``side`` (``"left"``, ``"top"``,
+    ``"right"`` or ``"bottom"``) is not known to be cells: the picture shows no lines between
+    them along it (a margin of the covered cells' face colour read as covered cells where the
+    skin's bevel, stretched, falls within the ring a scaled cell is not judged on; a side panel
+    as open cells through a tone curve); else None. Every game draws its cells apart (a
+    line, a gap, a bevel or a shade), so a line of a real board shows them.
+
+    >>> tile = np.full((10, 10, 3), 200, np.uint8); tile[0] = 90
+    >>> frame = np.full((40, 60, 3), 200, np.uint8); frame[:, 20:] = np.tile(tile, (4, 4, 1))
+    >>> line_unseen(frame, Grid(20, 0, 10, 10, 4, 4), "left") is None
+    True
+    >>> line_unseen(frame, Grid(10, 0, 10, 10, 5, 4), "left")
+    'the left column of cells at x 10..19, y 0..39 shows no lines between its cells'
+    """
+    if min(grid.cols, grid.rows) < 2:
+        return None
+    h, w = frame.shape[:2]
+    x0, y0, x1, y1 = (int(round(v)) for v in grid.bounds)
+    x0, y0, x1, y1 = max(x0, 0), max(y0, 0), min(x1, w), min(y1, h)
+    if side in ("left", "right"):
+        col = 0 if side == "left" else grid.cols - 1
+        a = max(int(round(grid.col_left(col))), x0)
+        b = min(int(round(grid.col_left(col + 1))), x1)
+        box, what = frame[y0:y1, a:b, :3].astype(np.int16), f"{side} column"
+        steps = np.abs(np.diff(box, axis=0)).max(axis=2).mean(axis=1)
+        edges = [grid.row_top(k) - y0 for k in range(grid.rows + 1)]
+        where = (a, y0, b, y1)
+    else:
+        row = 0 if side == "top" else grid.rows - 1
+        a = max(int(round(grid.row_top(row))), y0)
+        b = min(int(round(grid.row_top(row + 1))), y1)
+        box, what = frame[a:b, x0:x1, :3].astype(np.int16), f"{side} row"
+        steps = np.abs(np.diff(box, axis=1)).max(axis=2).mean(axis=0)
+        edges = [grid.col_left(k) - x0 for k in range(grid.cols + 1)]
+        where = (x0, a, x1, b)
+    if min(box.shape[:2]) < 3:
+        return None
+    # The step on each line (an uneven lattice's where it is) against the line's quiet steps
+    # (not those through the cells' middles, where numbers' glyphs step).
+    lines = np.rint(edges[1:-1]).astype(int)
+    near = np.maximum.reduce([steps, np.r_[steps[1:], 0.0], np.r_[steps[2:], 0.0, 0.0]])
+    on = near[np.clip(lines - 2, 0, len(near) - 1)]
+    if float(np.median(near)) > QUIET_LEVELS:
+        return None  # busy along most of it: numbers, mines, bevels (KMines' faint lines)
+    floor = float(np.percentile(near, FLOOR_PERCENTILE))
+    if (on >= EDGE_RATIO * floor + EDGE_LEVELS).mean() >= EDGE_SHARE:
+        return None
+    return (
+        f"the {what} of cells at x {where[0]}..{where[2] - 1}, y {where[1]}..{where[3] - 1} "
+        "shows no lines between its cells"
+    )
 
 
 def lattice_shown(frame: np.ndarray, grid: Grid) -> bool:

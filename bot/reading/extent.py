@@ -19,13 +19,14 @@ import numpy as np
 from bot.reading.anchors import line_offsets
 from bot.reading.banks import sample_step
 from bot.reading.classify import CellScores, as_screen_shows, classify_cells
+from bot.reading.evident import line_unseen
 from bot.reading.grid import Grid
 from bot.reading.lines import margin_depths, middle_half, unlike_sides_off
 from bot.reading.matching import cell_scale
 from bot.reading.placed import SearchLattice, fit_offsets, lattice_grid
 from bot.reading.skins import Skin
 from bot.reading.state import ToneCurve
-from bot.reading.whole import board_problem, side_problem, whole_within
+from bot.reading.whole import SIDES, board_problem, side_problem, whole_within
 
 if TYPE_CHECKING:
     from bot.reading.repeat import Unscaled
@@ -190,6 +191,7 @@ def board_extent(
         if regrown is not None and _clear_cells(regrown, skin) > _clear_cells(grown, skin):
             lattice, grown = refit, regrown
     grown = _side_by_side(frame, skin, lattice, grown, (kx, ky))
+    grown = _without_unseen_lines(frame, lattice, grown)
     if shifts is None:
         # Not on an uneven lattice, whose outer lines, only estimated, may read farther for
         # being a pixel off. Distances by the strict look: a lossy look reads a flat margin
@@ -362,6 +364,24 @@ def _side_by_side(
     # beyond them.
     grid = lattice.grid(wx0 + side[0], wy0 + side[1], wx0 + side[2], wy0 + side[3])
     return (window, scores, side) if board_problem(frame, grid) is None else grown
+
+
+def _without_unseen_lines(frame: np.ndarray, lattice: SearchLattice, grown: _Grown) -> _Grown:
+    """``grown`` less the outer lines, on each side, that show no lines between their cells
+    (:func:`~bot.reading.evident.line_unseen`): a margin of a cell's face colour that reads as
+    cells (sgt-mines' covered cells at 28 px, whose bevel falls in the ring not judged, beside
+    a won board in a JPEG: five such columns each side, too many to peel as a margin)."""
+    window, scores, box = grown
+    wx, wy = window[:2]
+    peeled = box
+    for side in SIDES:
+        while peeled[2] - peeled[0] >= 2 and peeled[3] - peeled[1] >= 2:
+            x0, y0, x1, y1 = peeled
+            if line_unseen(frame, lattice.grid(wx + x0, wy + y0, wx + x1, wy + y1), side) is None:
+                break
+            peeled = (x0 + (side == "left"), y0 + (side == "top"),
+                      x1 - (side == "right"), y1 - (side == "bottom"))  # fmt: skip
+    return grown if peeled == box else (window, scores, peeled)
 
 
 def _box_cells(grown: _Grown) -> int:

@@ -6,7 +6,7 @@ another window over it, or cells that stop reading (noise, a theme drawn differe
 the first makes a whole board. Whatever the game, its frame has three properties the others
 lack, and :func:`board_problem` checks them on a strip just beyond each side (a third of a
 cell deep, skipping the first tenth of a cell, which an uneven lattice may place a pixel or two
-off):
+off), and the board's own outer cells one more:
 
 1. **Room.** The strip lies inside the picture: a frame that cannot be seen cannot be checked
    ("the board runs off the right edge of the picture").
@@ -22,6 +22,9 @@ off):
    the strip). A window or a paste over one side breaks that at both of its corners
    ("something covers the board's right side"). A strip the picture leaves too thin to
    compare (a frame of a few pixels) is left out; the other corners are still judged.
+4. **Cells to the edge.** The board's outer line of cells along each side shows the lines
+   between its cells (:func:`~bot.reading.evident.line_unseen`): a margin or a side panel
+   that reads as cells (a flat patch of the covered cells' face colour) shows none.
 
 Skin-agnostic: it looks only at the picture and the grid, so the skin-specific locator and
 the tune lattice finder refuse the same fragments with the same words.
@@ -52,6 +55,7 @@ from itertools import product
 import numpy as np
 
 from bot.errors import BoardCutError
+from bot.reading.evident import line_unseen
 from bot.reading.grid import Grid
 from solver.board import EXPLODED, MINE, NUMBERS, WRONG_FLAG
 from solver.constraints import neighbour_counts
@@ -275,7 +279,14 @@ def board_problem(frame: np.ndarray, grid: Grid) -> str | None:
             f"{4 - len(edged)} sides the picture beyond looks like the cells beside it (part "
             "of a bigger lattice, or of larger cells)"
         )
-    return _corner_problem(strips, grid)
+    corner = _corner_problem(strips, grid)
+    if corner is not None:
+        return corner
+    for side in SIDES:
+        unseen = line_unseen(frame, grid, side)
+        if unseen is not None:
+            return f"{unseen}: a margin or panel beside the board, not its cells"
+    return None
 
 
 def whole_within(
