@@ -109,24 +109,21 @@ def line_unseen(frame: np.ndarray, grid: Grid, side: str) -> str | None:
     h, w = frame.shape[:2]
     x0, y0, x1, y1 = (int(round(v)) for v in grid.bounds)
     x0, y0, x1, y1 = max(x0, 0), max(y0, 0), min(x1, w), min(y1, h)
-    if side in ("left", "right"):
-        col = 0 if side == "left" else grid.cols - 1
-        a = max(int(round(grid.col_left(col))), x0)
-        b = min(int(round(grid.col_left(col + 1))), x1)
-        box, what = frame[y0:y1, a:b, :3].astype(np.int16), f"{side} column"
-        steps = np.abs(np.diff(box, axis=0)).max(axis=2).mean(axis=1)
-        edges = [grid.row_top(k) - y0 for k in range(grid.rows + 1)]
-        where = (a, y0, b, y1)
-    else:
-        row = 0 if side == "top" else grid.rows - 1
-        a = max(int(round(grid.row_top(row))), y0)
-        b = min(int(round(grid.row_top(row + 1))), y1)
-        box, what = frame[a:b, x0:x1, :3].astype(np.int16), f"{side} row"
-        steps = np.abs(np.diff(box, axis=1)).max(axis=2).mean(axis=0)
-        edges = [grid.col_left(k) - x0 for k in range(grid.cols + 1)]
-        where = (x0, a, x1, b)
+    # A column is a row of the picture turned on its side.
+    column = side in ("left", "right")
+    picture = frame[..., :3].transpose(1, 0, 2) if column else frame[..., :3]
+    (lo, hi), (start, end) = ((x0, x1), (y0, y1)) if column else ((y0, y1), (x0, x1))
+    cut, along = (grid.col_left, grid.row_top) if column else (grid.row_top, grid.col_left)
+    lines_across, cells = (grid.cols, grid.rows) if column else (grid.rows, grid.cols)
+    k = 0 if side in ("left", "top") else lines_across - 1
+    a, b = max(int(round(cut(k))), lo), min(int(round(cut(k + 1))), hi)
+    box = picture[a:b, start:end].astype(np.int16)
     if min(box.shape[:2]) < 3:
         return None
+    steps = np.abs(np.diff(box, axis=1)).max(axis=2).mean(axis=0)
+    edges = [along(i) - start for i in range(cells + 1)]
+    where = (a, start, b, end) if column else (start, a, end, b)
+    what = f"{side} {'column' if column else 'row'}"
     # The step on each line (an uneven lattice's where it is) against the line's quiet steps
     # (not those through the cells' middles, where numbers' glyphs step).
     lines = np.rint(edges[1:-1]).astype(int)
