@@ -335,3 +335,34 @@ def test_two_curves_reading_a_colour_only_pair_apart_refuse_those_cells():
     assert (alone.chars == "0").all() and alone.clear(skin).all()
     both = classify_cells(frame, grid, skin, adapt_tone=True, found_through=ToneCurve(lut))
     assert not both.clear(skin).any()
+
+
+def test_a_curve_is_learnt_from_the_images_flat_pixels_first():
+    """GNOME Mines' won board of 26 px cells, 20 levels brighter: its images stretched to
+    26 px step where the game draws them a fraction of a pixel away, and those edge pixels
+    (many, all agreeing) bent the curve learnt from every pixel until no curve read the board
+    (refused, "no board found"). Learnt from the images' flat pixels first, it reads."""
+    from tests.photometric import brightness
+
+    png = FIXTURES / "gnome-mines-sizes" / "w1000x600-big-won.png"
+    frame = brightness(cv2.imread(str(png)), 20)
+    board = read_frame(frame, locate_board(frame)).board
+    assert board == read_board(str(png.with_suffix(".txt")))
+
+
+def test_a_curve_is_not_learnt_from_flat_pixels_of_one_grey():
+    """Cells whose flat pixels show one grey (a block of another game's open cells, a fresh
+    board's covered cells beside a gap the screen clips) say nothing of the rest of the
+    curve: with a least span asked for, no curve is learnt from them."""
+    from bot.reading.tone import fit_tone
+
+    templates = np.array([[120] * 6 + [200] * 6, [120] * 12], np.uint8)
+    cells = np.repeat(templates[1:] + 10, 4, axis=0)
+
+    def assign(toned, strict):
+        d2 = ((cells[:, None, :].astype(int) - toned[None].astype(int)) ** 2).sum(2)
+        return d2.argmin(1), np.ones(len(cells), bool)
+
+    mask = np.ones(12, bool)
+    assert fit_tone(cells, templates, mask, assign, 8) is not None
+    assert fit_tone(cells, templates, mask, assign, 8, least_span=24.0) is None

@@ -275,6 +275,10 @@ def _read_through_tones(
     return results
 
 
+#: The least range of template values (levels) the flat pixels of the sure cells must cover for
+#: a curve to be learnt from them alone: one grey (a block of another game's flat cells, a fresh
+#: board's covered cells beside a clipped gap) leaves the rest of the curve to guesswork.
+FLAT_SPAN = 24.0
 #: How many template banks seen through a tone curve a reader state keeps.
 KEPT_TONED = 8
 
@@ -285,10 +289,20 @@ def _fitted_curves(
     """The curves :func:`~bot.reading.tone.fit_tone` learns from the cells ``samples`` against
     the bank ``fit``, from each of :data:`~bot.reading.tone.START_CURVES` in turn."""
     assign = assigner(samples, fit, skin, state)
-    for start in START_CURVES:
-        curve = fit_tone(samples, fit.u8, fit.mask, assign, skin.tolerance, start)
-        if curve is not None:
-            yield curve
+    # First from each image's flat pixels alone, where they span greys enough: where a
+    # stretched image's colour steps, the game may draw the step a fraction of a pixel
+    # elsewhere (GNOME Mines' tile edges at 63 px beside the white gap: 206 shown as 240
+    # where the screen added 20, which bent the curve; its first boards at 60 px read through
+    # no curve so learnt from every pixel). Then from every pixel: a fresh board's flat pixels
+    # hold one grey beside a gap the screen clips, a block of another game's flat cells one.
+    flat = fit.mask & (fit.tol <= fit.tol.min(axis=1, keepdims=True))
+    seen: set[bytes] = set()
+    for mask, span in ((flat, FLAT_SPAN), (fit.mask, 0.0)):
+        for start in START_CURVES:
+            curve = fit_tone(samples, fit.u8, mask, assign, skin.tolerance, start, span)
+            if curve is not None and curve.lut.tobytes() not in seen:
+                seen.add(curve.lut.tobytes())
+                yield curve
 
 
 def _toned_bank(bank: TemplateBank, curve: ToneCurve, state: ReaderState) -> TemplateBank:

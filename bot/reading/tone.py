@@ -110,11 +110,15 @@ def fit_tone(
     assign: Assigner,
     tolerance: int,
     start: ToneCurve | None = None,
+    least_span: float = 0.0,
 ) -> ToneCurve | None:
     """The tone curve (template value -> screen value, per channel) that makes ``templates``
-    ``[K, D]`` (BGR uint8) look like the cells ``samples`` ``[N, D]``; ``mask`` ``[D]`` marks
-    the samples that count; ``assign`` tells each cell's template (see :data:`Assigner`);
-    ``start`` is the first guess (default: no change). None when no cell is sure.
+    ``[K, D]`` (BGR uint8) look like the cells ``samples`` ``[N, D]``; ``mask`` ``[D]`` (or
+    ``[K, D]``, per template) marks the samples that count; ``assign`` tells each cell's
+    template (see :data:`Assigner`); ``start`` is the first guess (default: no change). None
+    when no cell is sure, and with ``least_span`` also where the template values the sure
+    cells show unclipped span fewer levels than that (learnt from one grey, a curve is
+    guesswork elsewhere).
 
     The smooth curve is found from the cells sure by squared difference; the curve returned
     is then made from the cells that read clearly through it: the smooth curve again, and each
@@ -143,9 +147,20 @@ def fit_tone(
         curve = new
     best, sure = assign(curve.apply(templates), True)
     if not sure.any():
-        return curve
+        return curve if least_span == 0 else None
     smooth, means, counts, spread = _fit(templates, best[sure], samples[sure], mask, tolerance)
+    if least_span and _span(means, counts) < least_span:
+        return None
     return ToneCurve(_free_curve(smooth, means, counts, spread, tolerance))
+
+
+def _span(means: np.ndarray, counts: np.ndarray) -> float:
+    """How far apart (levels; the least of the channels) the template values lie that many
+    samples show unclipped: the range a curve is learnt over."""
+    seen = (counts >= MIN_COUNT) & (means > 1.5) & (means < 253.5)
+    spans = [float(np.ptp(np.flatnonzero(seen[:, c]))) if seen[:, c].any() else 0.0
+             for c in range(3)]  # fmt: skip
+    return min(spans)
 
 
 def _fit(
@@ -166,20 +181,19 @@ def _fit(
     np.multiply(cells, cells, out=cells)
     square_sums = np.add.reduceat(cells, starts, axis=0)
     per_template = per_template.astype(np.float64)
-    keep = mask.reshape(-1, 3)
+    keep = np.broadcast_to(mask, templates.shape)[used].reshape(k, -1, 3)
     t = templates[used].reshape(k, -1, 3)
     s1, s2 = sums.reshape(k, -1, 3), square_sums.reshape(k, -1, 3)
     smooth = np.empty((256, 3), np.uint8)
     means, counts, spread = np.zeros((256, 3)), np.zeros((256, 3)), np.zeros((256, 3))
     for c in range(3):
-        values = t[:, keep[:, c], c].astype(np.intp).ravel()
+        kept = keep[:, :, c]
+        values = t[:, :, c][kept].astype(np.intp)
         count = np.bincount(
-            values, weights=np.repeat(per_template, keep[:, c].sum()), minlength=256
+            values, weights=np.repeat(per_template, kept.sum(axis=1)), minlength=256
         )
-        total = np.bincount(
-            values, weights=s1[:, keep[:, c], c].ravel().astype(np.float64), minlength=256
-        )
-        squares = np.bincount(values, weights=s2[:, keep[:, c], c].ravel(), minlength=256)
+        total = np.bincount(values, weights=s1[:, :, c][kept].astype(np.float64), minlength=256)
+        squares = np.bincount(values, weights=s2[:, :, c][kept].astype(np.float64), minlength=256)
         mean = np.where(count > 0, total / np.maximum(count, 1), 0.0)
         var = np.where(count > 0, squares / np.maximum(count, 1) - mean * mean, 0.0)
         smooth[:, c] = _smooth_curve(mean, count, tolerance)
