@@ -41,6 +41,9 @@ FLOOR_PERCENTILE = 25
 EDGE_LEVELS = 4.0
 #: ... at this share of the lines at least (a side panel's buttons meet a few of them).
 EDGE_SHARE = 0.5
+#: How far from where the lattice puts a line its step is looked for (a share of the pitch;
+#: at least a pixel).
+LINE_REACH = 0.03
 #: Only a line quiet along most of its length (the median step, levels) is judged so: a line
 #: of numbers and mines is busy everywhere, and the faint lines between KMines' cells (16
 #: levels) stand out from no quiet stretch; a margin or a panel is quiet but for a few marks.
@@ -127,8 +130,12 @@ def line_unseen(frame: np.ndarray, grid: Grid, side: str) -> str | None:
     # The step on each line (an uneven lattice's where it is) against the line's quiet steps
     # (not those through the cells' middles, where numbers' glyphs step).
     lines = np.rint(edges[1:-1]).astype(int)
-    near = np.maximum.reduce([steps, np.r_[steps[1:], 0.0], np.r_[steps[2:], 0.0, 0.0]])
-    on = near[np.clip(lines - 2, 0, len(near) - 1)]
+    # Within a pixel of each line, or more in big cells: a lattice still to be placed to the
+    # pixel (a desktop's bilinear 300 % blurs GNOME Mines' gap over a few) may sit that far off.
+    reach = max(1, int(round(LINE_REACH * (grid.pitch_y if column else grid.pitch_x))))
+    padded = np.r_[steps, np.zeros(2 * reach)]
+    near = np.lib.stride_tricks.sliding_window_view(padded, 2 * reach + 1).max(axis=1)
+    on = near[np.clip(lines - 1 - reach, 0, len(near) - 1)]
     if float(np.median(near)) > QUIET_LEVELS:
         return None  # busy along most of it: numbers, mines, bevels (KMines' faint lines)
     floor = float(np.percentile(near, FLOOR_PERCENTILE))
