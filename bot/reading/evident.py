@@ -73,12 +73,25 @@ def flat_classes(skin: Skin, grid: Grid) -> np.ndarray:
     return np.flatnonzero(_flat(skin, grid))
 
 
+def _near_steps(profile: np.ndarray, at: np.ndarray, reach: int = 1) -> np.ndarray:
+    """The largest step of ``profile`` (steps between neighbouring pixels; index i: between
+    pixels i and i + 1) within ``reach`` pixels of each position of ``at`` (position i: the
+    boundary before pixel i, step i - 1); 0 where none lies in reach.
+
+    >>> _near_steps(np.array([0.0, 5.0, 1.0, 0.0]), np.array([-1, 0, 1, 4, 5, 6])).tolist()
+    [0.0, 0.0, 5.0, 1.0, 0.0, 0.0]
+    """
+    padded = np.r_[np.zeros(reach + 1), profile, np.zeros(2 * reach)]
+    windows = np.lib.stride_tricks.sliding_window_view(padded, 2 * reach + 1)
+    near = windows.max(axis=1)  # position i's, for i in 0 .. profile.size + reach
+    inside = (at >= 0) & (at < len(near))
+    return np.where(inside, near[np.clip(at, 0, len(near) - 1)], 0.0)
+
+
 def _steps(profile: np.ndarray, at: np.ndarray) -> float:
-    """The mean over positions ``at`` of the largest step of ``profile`` (steps between
-    neighbouring pixels; index i: between pixels i and i + 1) within a pixel of each."""
-    n = profile.size
-    picked = [profile[max(i - 2, 0) : min(i + 1, n)].max(initial=0.0) for i in at.tolist()]
-    return float(np.mean(picked)) if picked else 0.0
+    """The mean over positions ``at`` of the largest step of ``profile`` within a pixel of
+    each (see :func:`_near_steps`)."""
+    return float(np.mean(_near_steps(profile, at))) if at.size else 0.0
 
 
 def _axis_shown(steps: np.ndarray, start: float, pitch: float, cells: int) -> bool:
@@ -133,8 +146,9 @@ def line_unseen(frame: np.ndarray, grid: Grid, side: str) -> str | None:
     # Within a pixel of each line, or more in big cells: a lattice still to be placed to the
     # pixel (a desktop's bilinear 300 % blurs GNOME Mines' gap over a few) may sit that far off.
     reach = max(1, int(round(LINE_REACH * (grid.pitch_y if column else grid.pitch_x))))
-    padded = np.r_[steps, np.zeros(2 * reach)]
-    near = np.lib.stride_tricks.sliding_window_view(padded, 2 * reach + 1).max(axis=1)
+    # Each position's along the line whose window lies over it (index j: position j + 1 +
+    # reach), and each line's (the nearest such position's where a line lies beyond them).
+    near = _near_steps(steps, np.arange(1 + reach, steps.size + reach + 1), reach)
     on = near[np.clip(lines - 1 - reach, 0, len(near) - 1)]
     if float(np.median(near)) > QUIET_LEVELS:
         return None  # busy along most of it: numbers, mines, bevels (KMines' faint lines)
