@@ -366,3 +366,84 @@ def test_a_curve_is_not_learnt_from_flat_pixels_of_one_grey():
     mask = np.ones(12, bool)
     assert fit_tone(cells, templates, mask, assign, 8) is not None
     assert fit_tone(cells, templates, mask, assign, 8, least_span=24.0) is None
+
+
+def test_a_won_board_whose_light_tiles_clip_is_read_through_a_curve():
+    """GNOME Mines' won board of 60 px cells, 20 levels brighter: every tile is light, and the
+    screen clips green and blue above 235, so the tiles' flat pixels show one grey in each of
+    those channels; only red spans more (191-220). The curve was asked to span 24 levels in
+    every channel, and no curve learnt from every pixel read the board: "no board found"."""
+    from tests.photometric import brightness
+
+    png = FIXTURES / "gnome-mines-sizes" / "w700x600-small-won.png"
+    frame = brightness(cv2.imread(str(png)), 20)
+    board = read_frame(frame, locate_board(frame)).board
+    assert board == read_board(str(png.with_suffix(".txt")))
+
+
+def test_a_channel_seen_at_one_grey_is_shifted_as_the_others_show():
+    """Flat pixels at two greys in red but one in green and blue (their lighter grey clipped):
+    the curve is learnt, and green and blue take the least change through their grey (a
+    shift), not the steepest exponent that passes through it."""
+    from bot.reading.tone import fit_tone
+
+    light = np.array([[220, 222, 191], [240, 245, 220]], np.uint8)  # BGR: red spans 29
+    templates = np.repeat(light, 6, axis=0).reshape(1, -1)
+    cells = np.repeat(np.clip(templates.astype(int) + 20, 0, 255).astype(np.uint8), 4, axis=0)
+
+    def assign(toned, strict):
+        return np.zeros(len(cells), int), np.ones(len(cells), bool)
+
+    mask = np.ones(templates.shape[1], bool)
+    curve = fit_tone(cells, templates, mask, assign, 6, least_span=24.0)
+    assert curve is not None
+    assert abs(int(curve.lut[100, 0]) - 120) <= 2  # blue: one grey (220), a shift
+    assert abs(int(curve.lut[100, 1]) - 120) <= 2  # green: one grey (222)
+
+
+def test_a_few_pixels_above_a_well_seen_value_do_not_lift_it():
+    """A template value seen by 10 pixels at 238 just below one seen by 400 at its own 222
+    (a tile's edge drawn a fraction of a pixel away): the curve stays near 222 there, where
+    a running maximum had lifted it to the few pixels' value."""
+    from bot.reading.tone import fit_tone
+
+    template = np.array([222] * 400 + [220] * 10 + [60] * 100 + [120] * 100, np.uint8)
+    templates = np.repeat(template, 3).reshape(1, -1)
+    screen = template.astype(int)
+    screen[400:410] = 238
+    cells = np.repeat(np.repeat(screen, 3).reshape(1, -1).astype(np.uint8), 4, axis=0)
+
+    def assign(toned, strict):
+        return np.zeros(len(cells), int), np.ones(len(cells), bool)
+
+    curve = fit_tone(cells, templates, np.ones(templates.shape[1], bool), assign, 6)
+    assert curve is not None
+    assert abs(int(curve.lut[222, 1]) - 222) <= 1
+
+
+def test_the_tolerance_is_stretched_with_the_levels_a_curve_stretches():
+    """GNOME Mines' won board of 85 px cells at gamma 1.25: its 4s, whose glyph the game draws
+    anew at each size, match their stretched image by 0.92 as drawn; through the curve, whose
+    light end is 1.2 times steeper, their edge pixels fell outside the tolerance (0.45,
+    refused). The tolerance band through the curve reads them as before."""
+    from tests.photometric import gamma
+
+    png = FIXTURES / "gnome-mines-sizes" / "w900x800-small-won.png"
+    frame = gamma(cv2.imread(str(png)), 1.25)
+    board = read_frame(frame, locate_board(frame)).board
+    assert board == read_board(str(png.with_suffix(".txt")))
+
+
+def test_another_games_flat_cells_through_a_curve_do_not_outbid_a_fresh_board():
+    """GNOME Mines' fresh board of 113 px cells, 20 levels brighter: a board found through a
+    curve is checked against the other games' images, which may get a curve of their own (a
+    curve learnt for one game takes up some of a noisy picture's noise). Through one, any
+    game's open cells fit the covered cells' one grey: xdemineur's matched at 0.0, a board of
+    0s no game shows, and the board was refused. Such a reading does not count."""
+    from tests.photometric import brightness
+
+    png = FIXTURES / "gnome-mines-sizes" / "w1200x1000-small-fresh.png"
+    frame = brightness(cv2.imread(str(png)), 20)
+    located = locate_board(frame)
+    assert located.skin.name == "gnome-mines"
+    assert read_frame(frame, located).board == read_board(str(png.with_suffix(".txt")))

@@ -275,9 +275,10 @@ def _read_through_tones(
     return results
 
 
-#: The least range of template values (levels) the flat pixels of the sure cells must cover for
-#: a curve to be learnt from them alone: one grey (a block of another game's flat cells, a fresh
-#: board's covered cells beside a clipped gap) leaves the rest of the curve to guesswork.
+#: The least range of template values (levels) the flat pixels of the sure cells must cover, in
+#: some channel, for a curve to be learnt from them alone: one grey (a block of another game's
+#: flat cells, a fresh board's covered cells beside a clipped gap) leaves the rest of the curve
+#: to guesswork.
 FLAT_SPAN = 24.0
 #: How many template banks seen through a tone curve a reader state keeps.
 KEPT_TONED = 8
@@ -313,11 +314,45 @@ def _toned_bank(bank: TemplateBank, curve: ToneCurve, state: ReaderState) -> Tem
     if toned is None:
         u8 = curve.apply(bank.u8)
         f32 = np.ascontiguousarray(u8[:, ::RANK_STEP], dtype=np.float32)
-        toned = replace(bank, u8=u8, f32=np.ascontiguousarray(f32.T), sq=(f32 * f32).sum(axis=1))
+        toned = replace(
+            bank,
+            u8=u8,
+            f32=np.ascontiguousarray(f32.T),
+            sq=(f32 * f32).sum(axis=1),
+            tol=toned_tolerance(bank.u8, bank.tol, curve),
+            tol_all=None,
+        )
         if len(state.toned_banks) >= KEPT_TONED:
             state.toned_banks.pop(next(iter(state.toned_banks)))
         state.toned_banks[key] = toned
     return toned
+
+
+def toned_tolerance(templates: np.ndarray, tol: np.ndarray, curve: ToneCurve) -> np.ndarray:
+    """The tolerance ``tol`` of ``templates`` (``[K, D]`` uint8, BGR) as ``curve`` shows it: a
+    template value may be off by the tolerance either way, and a screen that stretches its
+    levels stretches that band too (gamma 1.25 makes the light end 1.2 times steeper: GNOME
+    Mines' 4s at 85 px, their glyph drawn unlike its stretched image and matched by 0.92 as
+    drawn, fell to 0.45 through the curve). Never narrower than ``tol``: the screen's own
+    rounding does not shrink where the curve flattens.
+
+    >>> lut = np.repeat(np.round(255 * (np.arange(256) / 255) ** 1.25)[:, None], 3, axis=1)
+    >>> tol = np.full((1, 6), 6, np.uint8)
+    >>> templates = np.array([[20, 20, 20, 240, 240, 240]], np.uint8)
+    >>> toned_tolerance(templates, tol, ToneCurve(lut.astype(np.uint8))).tolist()
+    [[6, 6, 6, 8, 8, 8]]
+    """
+    k, d = templates.shape
+    value = templates.reshape(k, d // 3, 3).astype(np.int16)
+    band = tol.reshape(k, d // 3, 3).astype(np.int16)
+    channel = np.arange(3)[None, None, :]
+    lut = curve.lut.astype(np.int16)
+    here = lut[value, channel]
+    up = lut[np.minimum(value + band, 255), channel] - here
+    down = here - lut[np.maximum(value - band, 0), channel]
+    toned = np.maximum(band, np.maximum(up, down))
+    toned[band >= 255] = 255  # not counted: stays so
+    return np.clip(toned, 0, 255).astype(np.uint8).reshape(k, d)
 
 
 def learn_tone(

@@ -58,10 +58,11 @@ MIN_EDGES = 1 / 128
 MAX_RECOLOURED_DISTANCE = 12.0
 #: The same for a skin whose game draws its cells anew at each size (``scales_with_window``):
 #: its images stand in for cells drawn at other sizes, on a lattice of two cell widths (GNOME
-#: Mines), so even its own cells differ more. Measured on GNOME Mines' fixtures (cells of 33 to
-#: 46 px) under the same changes: up to 14.3 at its own size (lost boards, mostly mines) and
-#: 18.6 at 46 px; no other game's board was found through a curve as a skin of this kind.
-MAX_REDRAWN_DISTANCE = 20.0
+#: Mines), so even its own cells differ more. Measured on GNOME Mines' fixtures (cells of 26 to
+#: 114 px) under the colour table's changes: up to 23.3 (the won board of 60 px cells at
+#: contrast 1.15; 19.3 as drawn), where the other skins' images lie 40 and more from its cells;
+#: no other game's board was found through a curve as a skin of this kind.
+MAX_REDRAWN_DISTANCE = 26.0
 
 
 def rough_curves(frame: np.ndarray, skin: Skin) -> list[ToneCurve]:
@@ -331,17 +332,35 @@ def looks_recoloured(
     screen's curve) pixel for pixel, as a screen's colour change leaves them, and not merely
     within the skin's tolerance: a curve can make another game's cells pass for a skin's
     (other fonts, other bevels), never make them equal (:data:`MAX_RECOLOURED_DISTANCE`,
-    :data:`MAX_REDRAWN_DISTANCE`). Nor when one of the ``others`` skins' own images, as drawn,
-    are nearer: that game's board, in colours that do not read clearly (a fresh sgt-mines
-    board under noise passed for winmine's raised tiles through a curve)."""
+    :data:`MAX_REDRAWN_DISTANCE`). Nor when one of the ``others`` skins' own images, as drawn
+    or through the curve learnt for them, are nearer: that game's board, in colours that do
+    not read clearly (a fresh sgt-mines board under noise passed for winmine's raised tiles
+    through a curve; a curve learnt for the skin takes up some of the noise, so the other
+    game's images get one too)."""
     from bot.reading.classify import classify_cells
 
     distance = float(classify_cells(frame, grid, toned).distance.mean())
     limit = MAX_REDRAWN_DISTANCE if toned.scales_with_window else MAX_RECOLOURED_DISTANCE
     if distance > limit:
         return False
-    return all(float(classify_cells(frame, grid, other).distance.mean()) >= distance
-               for other in others)  # fmt: skip
+    return all(_nearest_distance(frame, grid, other) >= distance for other in others)
+
+
+def _nearest_distance(frame: np.ndarray, grid: Grid, skin: Skin) -> float:
+    """The mean distance of ``grid``'s cells from ``skin``'s images as drawn or, where that is
+    nearer and reads as a board a game shows, through the tone curve the reader learns from
+    them (any game's flat cells fit a fresh board's one grey through a curve: xdemineur's
+    open cells matched GNOME Mines' covered ones at 113 px to 0.0, a board of 0s)."""
+    from bot.reading.classify import classify_cells
+    from bot.reading.whole import shown_nowhere
+
+    drawn = classify_cells(frame, grid, skin)
+    if drawn.clear(skin).all():
+        return float(drawn.distance.mean())
+    through = classify_cells(frame, grid, skin, state=ReaderState(), adapt_tone=True)
+    if shown_nowhere(through.chars) is not None:
+        return float(drawn.distance.mean())
+    return float(min(drawn.distance.mean(), through.distance.mean()))
 
 
 #: How many times nearer another game's images through a curve must be than the found
