@@ -355,12 +355,13 @@ def _nearest_distance(frame: np.ndarray, grid: Grid, skin: Skin) -> float:
     from bot.reading.whole import shown_nowhere
 
     drawn = classify_cells(frame, grid, skin)
+    as_drawn = float(drawn.distance.mean())
     if drawn.clear(skin).all():
-        return float(drawn.distance.mean())
+        return as_drawn
     through = classify_cells(frame, grid, skin, state=ReaderState(), adapt_tone=True)
     if shown_nowhere(through.chars) is not None:
-        return float(drawn.distance.mean())
-    return float(min(drawn.distance.mean(), through.distance.mean()))
+        return as_drawn
+    return min(as_drawn, float(through.distance.mean()))
 
 
 #: How many times nearer another game's images through a curve must be than the found
