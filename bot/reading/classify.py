@@ -55,7 +55,14 @@ from bot.reading.matching import (
     score_cells,
 )
 from bot.reading.nearest import assigner
-from bot.reading.noisy_read import measured_lossy, read_noisy, widened_where_unsure
+from bot.reading.noisy_read import (
+    NOISY_MARGIN,
+    TELLING_SLACK,
+    measured_lossy,
+    read_noisy,
+    widened_where_unsure,
+)
+from bot.reading.telling import telling_margin
 
 __all__ = ["CellScores", "as_screen_shows", "classify_cells", "learn_tone", "reads_clearly"]
 
@@ -87,6 +94,7 @@ def classify_cells(
     found_through: ToneCurve | None = None,
     detail: bool = True,
     through: ToneCurve | None = None,
+    tell: bool = False,
 ) -> CellScores:
     """Classify every cell of ``grid`` in ``frame_bgr`` (BGR or BGRA), comparing every
     ``step``-th pixel each way (default: the skin's :func:`sample_step`; the locator looks at
@@ -106,7 +114,9 @@ def classify_cells(
     ``detail``: False scores cells without the cap on templates' detail pixels
     (:func:`~bot.reading.detail.detail_cap`), for a search that needs a cell a pixel off to
     score nearly as well as one in place; never for reading. ``through``: the cells read
-    through this curve alone (see :func:`as_screen_shows`).
+    through this curve alone (see :func:`as_screen_shows`). ``tell``: a cell that reads
+    narrowly as a class the pixels telling it from the runner-up do not show is unclear
+    (:func:`told_apart`); for reading (the locator's many looks need not pay for it).
     """
     state = ReaderState() if state is None else state
     sx, sy = cell_scale(grid, skin)
@@ -127,14 +137,14 @@ def classify_cells(
 
     def read(curve: ToneCurve | None) -> tuple[np.ndarray, ...]:
         toned = bank if curve is None else _toned_bank(bank, curve, state)
-        return classify_changed_cells(
-            samples,
-            (skin, grid, step, None if curve is None else curve.lut.tobytes(), detail),
-            lambda part: classify_samples(
-                part, skin, sx, sy, even and curve is None, step, state, toned
-            ),
-            state,
-        )
+        lookup = even and curve is None
+
+        def scored(part: np.ndarray) -> tuple[np.ndarray, ...]:
+            results = classify_samples(part, skin, sx, sy, lookup, step, state, toned, tell)
+            return told_apart(part, toned, skin, results) if tell else results
+
+        key = (skin, grid, step, None if curve is None else curve.lut.tobytes(), detail, tell)
+        return classify_changed_cells(samples, key, scored, state)
 
     def unclear(results: tuple[np.ndarray, ...]) -> int:
         return int((~reads_clearly(results[1], results[2], skin)).sum())
@@ -178,6 +188,31 @@ def classify_cells(
         margin=margin.reshape(shape),
         distance=distance.reshape(shape),
     )
+
+
+def told_apart(
+    samples: np.ndarray, bank: TemplateBank, skin: Skin, results: tuple[np.ndarray, ...]
+) -> tuple[np.ndarray, ...]:
+    """``results`` (class, confidence, margin, distance and runner-up class of each cell
+    ``samples[i]``, see :func:`~bot.reading.matching.classify_samples`) without the runner-up,
+    with a margin of 0 (unclear) where a cell read clearly but narrowly (a margin under the
+    skin's ``min_margin`` and :data:`~bot.reading.noisy_read.NOISY_MARGIN`) while the pixels
+    that tell its class from the runner-up's say the runner-up
+    (:func:`~bot.reading.telling.telling_margin` below
+    :data:`~bot.reading.noisy_read.TELLING_SLACK`).
+
+    Two glyphs on one tile (GNOME Mines' flag, and the flag with a question mark) differ in a
+    few per cent of the cell: with lines a few pixels off, a flag scored 0.02 above as a
+    question mark, while on the pixels of the mark it was a flag (-0.82)."""
+    win, conf, margin, distance, other = results
+    narrow = reads_clearly(conf, margin, skin) & (margin < skin.min_margin + NOISY_MARGIN)
+    narrow &= other >= 0  # (a cell identical to an image is that image)
+    if not narrow.any():
+        return win, conf, margin, distance
+    telling = telling_margin(samples[narrow], bank, win[narrow], other[narrow])
+    margin = margin.copy()
+    margin[narrow] = np.where(telling < -TELLING_SLACK, 0.0, margin[narrow])
+    return win, conf, margin, distance
 
 
 #: At most this share of a board's cells may change between two frames for the change to be

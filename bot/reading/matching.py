@@ -195,9 +195,10 @@ def classify_samples(
     step: int | None = None,
     state: ReaderState | None = None,
     bank: TemplateBank | None = None,
+    runner_up: bool = False,
 ) -> tuple[np.ndarray, ...]:
     """Classify sampled cells ``[N, D]``: ``(class index, confidence, margin, distance)``, each
-    ``[N]``.
+    ``[N]``; with ``runner_up`` the runner-up class's index last (-1 for a cell looked up).
 
     Games that draw cells pixel-exactly repeat a few pictures: with ``lookup``, a cell identical
     to a template (at scale 1) is looked up; only the others are compared. ``step``: as the
@@ -209,18 +210,21 @@ def classify_samples(
     exact = lookup and abs(sx - 1) < 1e-3 and abs(sy - 1) < 1e-3
     table = _exact_table(skin, sample_step(skin) if step is None else step) if exact else {}
     if not table:
-        return score_cells(samples, bank, state, skin.min_confidence)
+        return score_cells(samples, bank, state, skin.min_confidence, runner_up=runner_up)
     hits = [table.get(row.tobytes()) for row in samples]
     missing = np.array([hit is None for hit in hits])
     n = samples.shape[0]
     win, conf, margin, dist = (np.zeros(n, np.intp), np.ones(n), np.zeros(n), np.zeros(n))
+    second = np.full(n, -1, np.intp)
     for i, hit in enumerate(hits):
         if hit is not None:
             win[i], margin[i] = hit
     if missing.any():
-        part = score_cells(samples[missing], bank, state, skin.min_confidence)
-        win[missing], conf[missing], margin[missing], dist[missing] = part
-    return win, conf, margin, dist
+        part = score_cells(samples[missing], bank, state, skin.min_confidence, runner_up=runner_up)
+        win[missing], conf[missing], margin[missing], dist[missing] = part[:4]
+        if runner_up:
+            second[missing] = part[4]
+    return (win, conf, margin, dist, second) if runner_up else (win, conf, margin, dist)
 
 
 @lru_cache(maxsize=KEPT_BANKS)

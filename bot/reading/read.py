@@ -101,7 +101,7 @@ def read_frame(
     # The curve the board was found through, where none learnt from the frame's cells alone
     # reads them all (the fit may miss: a lost GNOME board at contrast 0.85, its 0s).
     scores = classify_cells(
-        frame_bgr, grid, skin, state=state, adapt_tone=True, found_through=located.tone
+        frame_bgr, grid, skin, state=state, adapt_tone=True, found_through=located.tone, tell=True
     )
     doubtful = ~scores.clear(skin)
     if doubtful.any():

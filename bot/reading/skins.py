@@ -135,8 +135,9 @@ class Skin:
     def uneven_at(self, px: float, py: float) -> float:
         """How far (px) lines may sit off an even lattice of pitch ``(px, py)``: ``uneven_px``,
         times the scale when a desktop scaler stretched the game's whole-pixel cells (the spare
-        pixels it shared out grow with them)."""
-        return self.uneven_px * max(1.0, min(px / self.pitch_x, py / self.pitch_y))
+        pixels it shared out grow with them), by no more than the highest desktop scaling."""
+        scale = min(px / self.pitch_x, py / self.pitch_y, DESKTOP_SCALING[1])
+        return self.uneven_px * max(1.0, scale)
 
     def drawn_at(self, px: float, py: float) -> tuple[tuple[str, np.ndarray], ...]:
         """``(class name, image)`` of each class as the game draws it at pitch ``(px, py)``, as

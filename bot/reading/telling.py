@@ -12,7 +12,9 @@ from bot.reading.banks import TemplateBank
 MIN_TELLING_PIXELS = 4
 
 
-def telling_margin(samples: np.ndarray, bank: TemplateBank, win: np.ndarray) -> np.ndarray:
+def telling_margin(
+    samples: np.ndarray, bank: TemplateBank, win: np.ndarray, other: np.ndarray | None = None
+) -> np.ndarray:
     """For each cell ``samples[i]`` read as class ``win[i]``: on the pixels where that class's
     image and the runner-up class's differ by more than their tolerance (the pixels that tell
     them apart), the share within tolerance of the winner minus the share within tolerance of
@@ -21,7 +23,8 @@ def telling_margin(samples: np.ndarray, bank: TemplateBank, win: np.ndarray) -> 
     Two glyphs on one tile (a flag, a question mark) differ in a few per cent of a cell's
     pixels, so the score over the whole cell separates them by little even when the cell is
     plainly one of them; on the pixels that differ it is near 1. Each class is represented by
-    its variant nearest the cell.
+    its variant nearest the cell. ``other``: each cell's runner-up class, when known (only
+    the two classes' variants are then compared).
 
     >>> from bot.reading.skins import find_skin
     >>> from bot.reading.banks import template_bank
@@ -31,25 +34,38 @@ def telling_margin(samples: np.ndarray, bank: TemplateBank, win: np.ndarray) -> 
     >>> float(telling_margin(cell, bank, np.array([one]))[0])
     1.0
     """
-    n, d = samples.shape
-    within = np.empty((n, len(bank.u8), d // 3), bool)
-    for k in range(len(bank.u8)):
-        off = np.abs(samples.astype(np.int16) - bank.u8[k].astype(np.int16)) > bank.tol[k]
-        within[:, k] = ~off.reshape(n, -1, 3).any(axis=2)
-    group = np.searchsorted(bank.starts, np.arange(len(bank.u8)), side="right") - 1
-    counts = within.sum(axis=2)
-    rows = np.arange(n)
-    # The winner's nearest variant; the runner-up: the best other class's nearest variant.
-    own = np.where(group[None, :] == win[:, None], counts, -1)
-    first = own.argmax(axis=1)
-    rest = np.where(group[None, :] == win[:, None], -1, counts)
-    second = rest.argmax(axis=1)
-    telling = _telling_pixels(bank, first, second)
-    size = telling.sum(axis=1)
-    good = (within[rows, first] & telling).sum(axis=1)
-    bad = (within[rows, second] & telling).sum(axis=1)
-    margin = (good - bad) / np.maximum(size, 1)
-    return np.where(size >= MIN_TELLING_PIXELS, margin, 0.0)
+    k = len(bank.u8)
+    group = np.searchsorted(bank.starts, np.arange(k), side="right") - 1
+    margin = np.zeros(samples.shape[0])
+    # Cells of one winner (and runner-up) are compared with the same variants at once.
+    key = win if other is None else win * len(bank.classes) + other
+    for value in np.unique(key):
+        at = np.flatnonzero(key == value)
+        mine = group == win[at[0]]
+        variants = np.flatnonzero(mine | (True if other is None else group == other[at[0]]))
+        cells = samples[at].astype(np.int16)
+        images = bank.u8[variants].astype(np.int16)
+        off = (np.abs(cells[:, None] - images[None]) > bank.tol[variants][None]).reshape(
+            at.size, variants.size, -1, 3
+        )
+        # (Channel by channel: numpy's reduction over an axis of three is slow.)
+        within = ~(off[..., 0] | off[..., 1] | off[..., 2])  # [m, V, P]
+        counts = np.count_nonzero(within, axis=2)
+        own = mine[variants]
+        # The winner's nearest variant; the runner-up: the best other class's nearest variant.
+        first = np.where(own[None, :], counts, -1).argmax(axis=1)
+        second = np.where(own[None, :], -1, counts).argmax(axis=1)
+        # The pixels telling each pair of variants apart, once per pair met.
+        pairs, index = np.unique(np.stack([first, second], axis=1), axis=0, return_inverse=True)
+        telling = _telling_pixels(bank, variants[pairs[:, 0]], variants[pairs[:, 1]])
+        telling = telling[index.reshape(-1)]
+        size = np.count_nonzero(telling, axis=1)
+        rows = np.arange(at.size)
+        good = np.count_nonzero(within[rows, first] & telling, axis=1)
+        bad = np.count_nonzero(within[rows, second] & telling, axis=1)
+        told = (good - bad) / np.maximum(size, 1)
+        margin[at] = np.where(size >= MIN_TELLING_PIXELS, told, 0.0)
+    return margin
 
 
 def nearer_margin(
