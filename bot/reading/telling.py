@@ -44,12 +44,13 @@ def telling_margin(
         mine = group == win[at[0]]
         variants = np.flatnonzero(mine | (True if other is None else group == other[at[0]]))
         cells = samples[at].astype(np.int16)
-        images = bank.u8[variants].astype(np.int16)
-        off = (np.abs(cells[:, None] - images[None]) > bank.tol[variants][None]).reshape(
-            at.size, variants.size, -1, 3
-        )
-        # (Channel by channel: numpy's reduction over an axis of three is slow.)
-        within = ~(off[..., 0] | off[..., 1] | off[..., 2])  # [m, V, P]
+        within = np.empty((at.size, variants.size, samples.shape[1] // 3), bool)  # [m, V, P]
+        for j, v in enumerate(variants):  # one variant at a time: [m, D] at most in memory
+            off = (np.abs(cells - bank.u8[v].astype(np.int16)) > bank.tol[v]).reshape(
+                at.size, -1, 3
+            )
+            # (Channel by channel: numpy's reduction over an axis of three is slow.)
+            within[:, j] = ~(off[..., 0] | off[..., 1] | off[..., 2])
         counts = np.count_nonzero(within, axis=2)
         own = mine[variants]
         # The winner's nearest variant; the runner-up: the best other class's nearest variant.
