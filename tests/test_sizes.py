@@ -256,3 +256,41 @@ def test_a_flag_on_lines_placed_off_is_not_read_as_a_question_mark(skins):
     except LowConfidenceError:
         return
     assert board == read_board(str(png.with_suffix(".txt")))
+
+
+def test_own_tiles_a_little_off_a_desktop_scaling_are_tried_at_their_period(skins):
+    """sgt-mines' own 36 px tiles repeat every 36.03 px, 2.9 % from its 35 px at 175 %, within
+    the slack a listed scaling is tried in: 35 px alone was tried first, and at gamma 0.8 it
+    read a few corners of the board as boards. A listed scaling that far from the period has
+    the period itself tried with it."""
+    from bot.reading.regions import FrameLook, padded_box, search_padding
+
+    png = FIXTURES / "sgt-mines-sizes/t36-intermediate-lost.png"
+    frame = cv2.imread(str(png))
+    pitch = locate_board(frame, skins).grid.pitch_x
+    skin = next(s for s in skins if s.name == "sgt-mines")
+    look = FrameLook.of(frame)
+    firsts = [look.pitches_in(skin, padded_box(c, search_padding(skin), frame))[0]
+              for c in look.regions_of(skin)]  # fmt: skip
+    assert any(abs(px - pitch) < 0.5 for first in firsts for px, _ in first)
+
+
+def test_a_corner_two_cells_a_side_is_no_whole_board():
+    """Along a side of two cells only one line lies between them: nothing shows whether cells
+    go on beyond. The bottom-right 2x2 corner of that board at gamma 0.8, at 35 px, passed
+    for a whole board (and at its own pitch a pixel on)."""
+    from bot.reading.grid import Grid
+    from bot.reading.whole import board_problem
+    from tests.fixtures.perturb import gamma
+
+    png = FIXTURES / "sgt-mines-sizes/t36-intermediate-lost.png"
+    clean = cv2.imread(str(png))
+    grid = locate_board(clean).grid
+    frame = gamma(clean, 0.8)
+    x, y = grid.col_left(grid.cols - 2), grid.row_top(grid.rows - 2)
+    for shift in (0, 1):
+        for pitch in (grid.pitch_x - 1, grid.pitch_x):
+            corner = Grid(x + shift, y + shift, pitch, pitch, 2, 2)
+            assert board_problem(frame, corner) is not None
+            column = Grid(x + shift, grid.top + shift, pitch, pitch, 2, grid.rows)
+            assert board_problem(frame, column) is not None

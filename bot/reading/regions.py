@@ -27,6 +27,10 @@ Pitches = list[tuple[float, float]]
 #: colours in an area and still be tried there (measured on the fixtures at 100-200 %: at most
 #: 1.3 % apart).
 PERIOD_SLACK = 0.03
+#: A listed scaling further than this from the period (relative) may be the wrong one: the
+#: period itself is tried first too (sgt-mines' own 36 px tiles repeat every 36.03 px, 2.9 %
+#: from its 35 px at 175 %, which matched the cells of a few corners only).
+LISTED_CLOSE = 0.015
 
 
 #: Half the key colours' period is the period when they repeat there at least this strongly
@@ -383,12 +387,8 @@ def candidate_pitches(
         # A board's key colours repeat with its cell pitch (or twice per cell): only the
         # scalings that draw cells that wide are worth matching first. None fits: most likely
         # another game whose colours happen to be close.
-        first = [
-            (px, py)
-            for k in (1, 2)
-            for px, py in pitches
-            if abs(px / (k * period) - 1) <= PERIOD_SLACK
-        ]
+        apart = [(abs(px / (k * period) - 1), (px, py)) for k in (1, 2) for px, py in pitches]
+        first = [p for off, p in apart if off <= PERIOD_SLACK]
         # A scaling the skin does not list (fractional, or beyond 200 %), or a size the game
         # draws itself: the period is the pitch (or half of it), fitted to the anchors found
         # (see _search_area); first when no listed scaling fits, else after the listed ones
@@ -402,8 +402,10 @@ def candidate_pitches(
             <= k * period / skin.pitch_x
             <= hi_scale * (1 + PERIOD_SLACK)
         ]
-        if not first:
-            first = unlisted
+        if min(off for off, _ in apart) > LISTED_CLOSE:
+            # No listed scaling fits closely: the period itself is tried too (after any that
+            # fits within the slack).
+            first = first + unlisted
         first = list(dict.fromkeys(first))
         return first, lambda: [p for p in dict.fromkeys(pitches + unlisted) if p not in first]
     ratio = skin.pitch_y / skin.pitch_x

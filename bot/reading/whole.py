@@ -68,6 +68,11 @@ STRIP_DEPTH = 0.33
 STRIP_SKIP = 0.1
 #: Fewest pixels of frame looked at beyond a side (tiny cells).
 MIN_STRIP = 3
+#: Fewest cells along a side that show whether the board's cells go on beyond it: two lines
+#: between them (:func:`_lines_continue`). Along a shorter side a corner of a bigger board
+#: read at a pitch a pixel off passes for a frame (the 2x2 corner of sgt-mines' 36 px tiles
+#: read as 35 px cells at gamma 0.8).
+MIN_SIDE_CELLS = 3
 #: Fewest lines of frame that make a side end at a frame when the strip beyond it goes on
 #: past the frame (frames do not grow with the cells: big cells' strips run past them).
 MIN_FRAME_LINES = 8
@@ -246,6 +251,12 @@ def _framed(strip: _Strip, grid: Grid) -> _Strip | str:
     that the board's cells go on into it."""
     side = strip.side
     along = grid.pitch_y if side in ("left", "right") else grid.pitch_x
+    cells = grid.rows if side in ("left", "right") else grid.cols
+    if cells < MIN_SIDE_CELLS:
+        return (
+            f"the board's {side} side is {cells} cell{'s' * (cells > 1)} long: too short to "
+            "tell a frame beyond it from more cells (part of a bigger board)"
+        )
     framed = _frame_part(strip, along)
     if framed is None or _lines_continue(framed, _lines_along(grid, side)):
         x0, y0, x1, y1 = strip.box

@@ -10,8 +10,10 @@ import time
 
 import numpy as np
 
+from tests.e2e.test_live_screen import REDRAW_TIMEOUT
 
-def settled(capture, region, before=None, timeout=3.0):
+
+def settled(capture, region, before=None, timeout=REDRAW_TIMEOUT):
     """The window once it changed from ``before`` (if given) and then stayed still 0.2 s."""
     deadline = time.monotonic() + timeout
     last = capture.grab(region)

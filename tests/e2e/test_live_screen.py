@@ -43,7 +43,12 @@ def changed_cells(before: np.ndarray, after: np.ndarray, grid: Grid) -> set[tupl
     return cells
 
 
-def wait_for_change(capture, region, before, timeout=3.0, area=None):
+#: How long a test waits for the X server to show a change (an upper bound: a loaded machine
+#: running the whole suite on two cores once took over 3 s to redraw after a click).
+REDRAW_TIMEOUT = 10.0
+
+
+def wait_for_change(capture, region, before, timeout=REDRAW_TIMEOUT, area=None):
     """The next frame whose ``area`` (slices; default: all) differs from ``before``'s."""
     area = area or (slice(None), slice(None))
     deadline = time.monotonic() + timeout
@@ -75,7 +80,7 @@ def test_flag_lands_on_exactly_the_cell_asked_for(launch, capture, mouse):
             assert changed_cells(before.image, after.image, SGT_GRID) == {(x, y)}
 
 
-def _settled(windows, capture, moved, timeout=3.0):
+def _settled(windows, capture, moved, timeout=REDRAW_TIMEOUT):
     """The window ``moved`` once it has left its place and two grabs of it agree: a fixed pause
     after the move sometimes caught it before the X server had drawn it there, and the click
     then fell on a frame not yet shown."""
