@@ -294,3 +294,22 @@ def test_a_corner_two_cells_a_side_is_no_whole_board():
             assert board_problem(frame, corner) is not None
             column = Grid(x + shift, grid.top + shift, pitch, pitch, 2, grid.rows)
             assert board_problem(frame, column) is not None
+
+
+def test_the_gap_between_rows_of_big_cells_is_no_frame():
+    """GNOME Mines' medium board at 300 % bilinear: its rows keep the game's spare pixels
+    (36 and 35 px, stretched to 108 and 105), and the lattice placed with the narrow reach
+    put its first row 7 px into the second. Beyond that side lay the 12 px white gap between
+    rows, flat as a frame, and the 16x15 board passed for whole (then refused, as no board a
+    game shows). Past the gap the lines between the cells of the first row run on, alike all
+    along: cells, not a frame. Then the whole board reads."""
+    from bot.reading.grid import Grid
+    from bot.reading.whole import board_problem
+    from tests.fixtures.perturb import scale
+
+    png = FIXTURES / "gnome-mines/medium-won.png"
+    frame = scale(cv2.imread(str(png)), 3.0, "bilinear")
+    cols = (-2.6, -1.7, -0.8, 0.1, 1.0, 1.9, 2.8, 3.7, 4.6, 4.0, 3.4, 1.3, -0.8, -2.9, -5.0, -5.0)
+    rows = (-4.0, -4.0, -4.0, -4.0, -2.0, -0.1, 1.8, 0.8, -0.3, -1.3, -2.4, -3.4, -4.5, -4.5, -4.5)
+    low = Grid(93.6, 332.8, 107.1, 106.06, 16, 15, cols, rows)
+    assert "beyond its top side" in str(board_problem(frame, low))

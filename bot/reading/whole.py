@@ -146,9 +146,15 @@ def _strip(frame: np.ndarray, grid: Grid, side: str) -> _Strip | str:
     return _Strip(side, np.ascontiguousarray(pixels[..., :3], dtype=np.float32), box, thin)
 
 
-def _varying_lines(strip: _Strip, pitch_along: float) -> np.ndarray:
-    """Which lines of the strip parallel to the side (nearest the board first) vary cell by
-    cell (more cells, not a frame): pixels far from the line's running mean over two cells."""
+#: How many lines of a strip are judged at once by :func:`_first_varying_line` (it stops at
+#: the first batch holding a varying line: a running median over big cells costs much).
+VARYING_BATCH = 4
+
+
+def _first_varying_line(strip: _Strip, pitch_along: float) -> int | None:
+    """The first line of the strip parallel to the side (nearest the board first) that varies
+    cell by cell (more cells, not a frame): pixels far from the line's running mean over two
+    cells; None when none does."""
     import cv2
 
     # Sums of three neighbours (whole numbers, kept exact in 16 bits): three times the mean.
@@ -158,23 +164,22 @@ def _varying_lines(strip: _Strip, pitch_along: float) -> np.ndarray:
     # A line whose values all lie within the limit of each other has no pixel far from its
     # median: only the others are worth the median (most lines of a frame are flat).
     spread = (sums.max(axis=1).astype(np.int32) - sums.min(axis=1)).max(axis=1)
-    varying = np.zeros(len(sums), bool)
-    uneven = spread > 3 * FRAME_TOLERANCE
-    sums = sums[uneven]
-    if not len(sums):
-        return varying
+    uneven = np.flatnonzero(spread > 3 * FRAME_TOLERANCE)
     window = max(3, int(round(2 * pitch_along)) | 1)
-    # A running median: a frame line with a few gaps (a header's buttons meeting it) stays
-    # itself; a mean would be pulled off it for two cells round each gap. (The window is odd:
-    # its median is its middle value once partitioned.)
     half = window // 2
-    padded = np.pad(sums, ((0, 0), (half, half), (0, 0)), mode="reflect")
-    windows = np.lib.stride_tricks.sliding_window_view(padded, window, axis=1)
-    middle = np.partition(windows, half, axis=-1)[..., half]
-    gap = np.abs(sums.astype(np.int32) - middle.astype(np.int32)).max(axis=2)
-    far = gap > 3 * FRAME_TOLERANCE
-    varying[uneven] = far.mean(axis=1) > 1 - FRAME_SHARE
-    return varying
+    for start in range(0, uneven.size, VARYING_BATCH):
+        lines = uneven[start : start + VARYING_BATCH]
+        # A running median: a frame line with a few gaps (a header's buttons meeting it) stays
+        # itself; a mean would be pulled off it for two cells round each gap. (The window is
+        # odd: its median is its middle value once partitioned.)
+        padded = np.pad(sums[lines], ((0, 0), (half, half), (0, 0)), mode="reflect")
+        windows = np.lib.stride_tricks.sliding_window_view(padded, window, axis=1)
+        middle = np.partition(windows, half, axis=-1)[..., half]
+        gap = np.abs(sums[lines].astype(np.int32) - middle.astype(np.int32)).max(axis=2)
+        varying = (gap > 3 * FRAME_TOLERANCE).mean(axis=1) > 1 - FRAME_SHARE
+        if varying.any():
+            return int(lines[varying.argmax()])
+    return None
 
 
 def _frame_part(strip: _Strip, pitch_along: float) -> _Strip | None:
@@ -183,10 +188,9 @@ def _frame_part(strip: _Strip, pitch_along: float) -> _Strip | None:
     :data:`MIN_FRAME_LINES` lines of frame come first (a frame thinner than the strip, the
     desktop beyond it: GNOME Mines' margin of 20 px beside cells of 114 px); else None (more
     cells, or a lattice placed a pixel into a thin frame with a header beyond)."""
-    varying = _varying_lines(strip, pitch_along)
-    if not varying.any():
+    first = _first_varying_line(strip, pitch_along)
+    if first is None:
         return strip
-    first = int(varying.argmax())
     if first < MIN_FRAME_LINES:
         return None
     x0, y0, x1, y1 = strip.box
@@ -196,9 +200,11 @@ def _frame_part(strip: _Strip, pitch_along: float) -> _Strip | None:
     return _Strip(strip.side, strip.pixels[:first], near[strip.side], strip.thin)
 
 
-def _lines_continue(strip: _Strip, lines: np.ndarray) -> bool:
+def _lines_continue(strip: _Strip, lines: np.ndarray, alike: bool = False) -> bool:
     """Whether the lattice's lines between cells run on into the strip: at most of them the
-    strip differs from its own middle (grid lines of open cells as flat as the frame beside)."""
+    strip differs from its own middle (grid lines of open cells as flat as the frame beside);
+    with ``alike``, also in one colour at most of them (a game draws its lines or gaps alike
+    all along; a busy desktop's marks fall anywhere, in any colour)."""
     n = strip.pixels.shape[1]
     lines = lines[(lines >= 2) & (lines < n - 2)]
     if lines.size < 2:
@@ -206,8 +212,26 @@ def _lines_continue(strip: _Strip, lines: np.ndarray) -> bool:
     profile = strip.pixels.mean(axis=0)  # along the side, averaged over the depth
     middle = np.median(profile, axis=0)
     near = np.stack([profile[lines + d] for d in (-1, 0, 1)])  # [3, lines, channels]
-    marked = np.abs(near - middle).max(axis=2).max(axis=0) > LINE_CONTRAST
-    return bool(marked.mean() >= LINE_SHARE)
+    off = np.abs(near - middle).max(axis=2)  # [3, lines]
+    marked = off.max(axis=0) > LINE_CONTRAST
+    if not alike or marked.mean() < LINE_SHARE:
+        return bool(marked.mean() >= LINE_SHARE)
+    # Each line's most marked pixel, against the colour most of them share.
+    colours = near[off.argmax(axis=0), np.arange(lines.size)]  # [lines, channels]
+    shared = np.median(colours, axis=0)
+    return bool((np.abs(colours - shared).max(axis=1) <= FRAME_TOLERANCE).mean() >= LINE_SHARE)
+
+
+def _cells_past(strip: _Strip, framed: _Strip, lines: np.ndarray) -> bool:
+    """Whether past the flat lines taken for a frame (``framed``, the start of ``strip``) the
+    lattice's lines run on, alike all along: the flat lines were the gap between two rows of
+    cells (GNOME Mines' gap, blurred over 12 px at 300 %, on a lattice placed 7 px off), not
+    a frame."""
+    depth = framed.pixels.shape[0]
+    if depth >= strip.pixels.shape[0]:
+        return False
+    past = _Strip(strip.side, strip.pixels[depth:], strip.box, strip.thin)
+    return _lines_continue(past, lines, alike=True)
 
 
 def _lines_along(grid: Grid, side: str) -> np.ndarray:
@@ -258,7 +282,8 @@ def _framed(strip: _Strip, grid: Grid) -> _Strip | str:
             "tell a frame beyond it from more cells (part of a bigger board)"
         )
     framed = _frame_part(strip, along)
-    if framed is None or _lines_continue(framed, _lines_along(grid, side)):
+    lines = _lines_along(grid, side)
+    if framed is None or _lines_continue(framed, lines) or _cells_past(strip, framed, lines):
         x0, y0, x1, y1 = strip.box
         return (
             f"the board goes on beyond its {side} side: the picture at x {x0}..{x1 - 1}, "
