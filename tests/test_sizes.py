@@ -313,3 +313,27 @@ def test_the_gap_between_rows_of_big_cells_is_no_frame():
     rows = (-4.0, -4.0, -4.0, -4.0, -2.0, -0.1, 1.8, 0.8, -0.3, -1.3, -2.4, -3.4, -4.5, -4.5, -4.5)
     low = Grid(93.6, 332.8, 107.1, 106.06, 16, 15, cols, rows)
     assert "beyond its top side" in str(board_problem(frame, low))
+
+
+def test_rows_a_stretched_lattice_left_off_are_moved_to_where_their_cells_read(skins):
+    """GNOME Mines' 26 px cells in a 1000x600 window, its last two rows of 25 px, at 175 %
+    bilinear: the anchors placed no line below row 12, and the last rows lay 3 and 4 px off
+    (their flags read as question marks by a margin of 0.04, refused). Each row holding cells
+    the reader cannot read is moved, within the reach of the scaling, to where more read."""
+    from bot.reading.extent import Located
+    from bot.reading.grid import Grid
+    from bot.reading.placed import read_lines
+    from tests.fixtures.perturb import scale
+
+    png = FIXTURES / "gnome-mines-sizes/w1000x600-big-won.png"
+    frame = scale(cv2.imread(str(png)), 1.75, "bilinear")
+    skin = next(s for s in skins if s.name == "gnome-mines")
+    cols = tuple(0.3 if c in (0, 2, 4, 6, 8, 9, 10, 11, 12, 14, 16, 22, 24, 26, 28) else -0.2
+                 for c in range(30))  # fmt: skip
+    rows = (-0.9, -1.1, -0.4, -0.7, 0.0, -0.3, 0.4, 0.1, 0.8, 0.5, 1.3, 1.0) + (1.7,) * 4
+    found = Grid(42.66, 206.86, 45.506, 45.288, 30, 16, cols, rows)
+    with pytest.raises(LowConfidenceError):
+        read_frame(frame, Located(skin, found, 1.75))
+    grid = read_lines(frame, found, skin)
+    board = read_frame(frame, Located(skin, grid, 1.75)).board
+    assert board == read_board(str(png.with_suffix(".txt")))

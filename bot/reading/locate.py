@@ -43,7 +43,7 @@ from bot.reading.evident import flat_classes, unseen_lattice
 from bot.reading.extent import Candidate, Located
 from bot.reading.grid import Grid
 from bot.reading.phase import refined_phase
-from bot.reading.placed import placed_lines
+from bot.reading.placed import placed_lines, read_lines
 from bot.reading.recolour import (
     aligned_seeds,
     learn_curve,
@@ -87,6 +87,9 @@ def locate_board(frame_bgr: np.ndarray, skins: Sequence[Skin] | None = None) -> 
             f"no board found in the {frame.shape[1]}x{frame.shape[0]} picture (too small)"
         )
     located = refined_phase(frame, _locate_any(frame, skins))
+    if located.skin.uneven_px and located.repeat is None:
+        grid = read_lines(frame, located.grid, located.skin, located.tone)
+        located = located if grid == located.grid else replace(located, grid=grid)
     why = _flat_board(frame, located)
     if why is not None:
         raise BoardNotFoundError(why)

@@ -14,8 +14,9 @@ from bot.reading.classify import classify_cells
 from bot.reading.grid import Grid
 from bot.reading.lines import steady_moves
 from bot.reading.skins import Skin
+from bot.reading.state import ToneCurve
 
-__all__ = ["SearchLattice", "fit_offsets", "lattice_grid", "placed_lines"]
+__all__ = ["SearchLattice", "fit_offsets", "lattice_grid", "placed_lines", "read_lines"]
 
 
 @dataclass(frozen=True)
@@ -61,6 +62,65 @@ def placed_lines(frame: np.ndarray, grid: Grid, skin: Skin) -> Grid:
     )
     reach = skin.uneven_at(grid.pitch_x, grid.pitch_y)
     return fit_offsets(frame, skin, lattice, window, sample_step(skin), reach).grid(*window)
+
+
+def read_lines(frame: np.ndarray, grid: Grid, skin: Skin, tone: ToneCurve | None = None) -> Grid:
+    """``grid`` (an uneven lattice a desktop's scaler stretched) with each row, then each
+    column, that holds cells the reader cannot read moved by whole pixels (up to the skin's
+    reach at that scale) to where more of its cells read clearly, as the reader reads them
+    (as drawn, or through ``tone``, the curve the board was found through; the pixels telling
+    a winner from its runner-up judged too); ``grid`` itself when every cell reads or no move
+    reads more. The locator reads cells more loosely: GNOME Mines' last two rows, a pixel
+    shorter than the rest, stretched to 175 % lay 3 and 4 px off, and their flags read as
+    question marks by a margin of 0.04."""
+    if not (grid.col_offsets or grid.row_offsets):
+        return grid
+    reach = skin.uneven_at(grid.pitch_x, grid.pitch_y)
+    if reach <= skin.uneven_px:
+        return grid  # as the game drew it: the lines were placed within its own reach
+
+    def clear(trial: Grid) -> np.ndarray:
+        scores = classify_cells(frame, trial, skin, through=tone, tell=True)
+        return scores.clear(skin)
+
+    unclear = ~clear(grid)
+    if not unclear.any():
+        return grid
+    most = int(np.ceil(reach))
+    moves = [m for m in range(-most, most + 1) if m]
+    for axis in (0, 1):  # rows, then columns
+        length = grid.cols if axis == 0 else grid.rows
+        for k in map(int, np.flatnonzero(unclear.any(axis=1 - axis))):
+            best, read = 0, int(clear(_line(grid, axis, k)).sum())
+            for move in moves if read < length else ():
+                trial = int(clear(_line(_moved(grid, axis, k, move), axis, k)).sum())
+                if trial > read:
+                    best, read = move, trial
+            grid = _moved(grid, axis, k, best)
+        unclear = ~clear(grid)
+        if not unclear.any():
+            break
+    return grid
+
+
+def _line(grid: Grid, axis: int, k: int) -> Grid:
+    """Row (``axis`` 0) or column ``k`` of ``grid`` as a grid of its own."""
+    if axis == 0:
+        return replace(grid, top=grid.row_top(k), rows=1, row_offsets=())
+    return replace(grid, left=grid.col_left(k), cols=1, col_offsets=())
+
+
+def _moved(grid: Grid, axis: int, k: int, move: int) -> Grid:
+    """``grid`` with row (``axis`` 0) or column ``k`` moved by ``move`` px."""
+    if not move:
+        return grid
+    if axis == 0:
+        rows = list(grid.row_offsets or (0.0,) * grid.rows)
+        rows[k] += move
+        return replace(grid, row_offsets=tuple(rows))
+    cols = list(grid.col_offsets or (0.0,) * grid.cols)
+    cols[k] += move
+    return replace(grid, col_offsets=tuple(cols))
 
 
 def fit_offsets(
