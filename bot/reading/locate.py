@@ -87,7 +87,7 @@ def locate_board(frame_bgr: np.ndarray, skins: Sequence[Skin] | None = None) -> 
             f"no board found in the {frame.shape[1]}x{frame.shape[0]} picture (too small)"
         )
     located = refined_phase(frame, _locate_any(frame, skins))
-    if located.skin.uneven_px and located.repeat is None:
+    if located.repeat is None:  # (read at its own size when a pixel-repeating scaler drew it)
         grid = read_lines(frame, located.grid, located.skin, located.tone)
         located = located if grid == located.grid else replace(located, grid=grid)
     why = _flat_board(frame, located)

@@ -97,9 +97,10 @@ def read_lines(frame: np.ndarray, grid: Grid, skin: Skin, tone: ToneCurve | None
                 if trial > read:
                     best, read = move, trial
             grid = _moved(grid, axis, k, best)
-        unclear = ~clear(grid)
-        if not unclear.any():
-            break
+        if axis == 0:  # the columns holding cells still unclear once the rows moved
+            unclear = ~clear(grid)
+            if not unclear.any():
+                break
     return grid
 
 

@@ -169,13 +169,14 @@ def _first_varying_line(strip: _Strip, pitch_along: float) -> int | None:
     half = window // 2
     for start in range(0, uneven.size, VARYING_BATCH):
         lines = uneven[start : start + VARYING_BATCH]
+        batch = sums[lines]
         # A running median: a frame line with a few gaps (a header's buttons meeting it) stays
         # itself; a mean would be pulled off it for two cells round each gap. (The window is
         # odd: its median is its middle value once partitioned.)
-        padded = np.pad(sums[lines], ((0, 0), (half, half), (0, 0)), mode="reflect")
+        padded = np.pad(batch, ((0, 0), (half, half), (0, 0)), mode="reflect")
         windows = np.lib.stride_tricks.sliding_window_view(padded, window, axis=1)
         middle = np.partition(windows, half, axis=-1)[..., half]
-        gap = np.abs(sums[lines].astype(np.int32) - middle.astype(np.int32)).max(axis=2)
+        gap = np.abs(batch.astype(np.int32) - middle.astype(np.int32)).max(axis=2)
         varying = (gap > 3 * FRAME_TOLERANCE).mean(axis=1) > 1 - FRAME_SHARE
         if varying.any():
             return int(lines[varying.argmax()])
