@@ -337,3 +337,60 @@ def test_rows_a_stretched_lattice_left_off_are_moved_to_where_their_cells_read(s
     grid = read_lines(frame, found, skin)
     board = read_frame(frame, Located(skin, grid, 1.75)).board
     assert board == read_board(str(png.with_suffix(".txt")))
+
+
+def test_whole_pixel_cells_a_desktop_stretched_to_a_fraction_are_read_at_that_pitch(skins):
+    """The same window at 125 % bilinear: 26 px cells 32.5 px apart. The lattice placed on
+    whole pixels and read as 33 px cells (the game's own whole-pixel size) left 66 cells
+    unclear. Its lines do not keep the game's order (wider cells first), so it was stretched:
+    read as an even lattice at the pitch its lines show, the game's shorter rows moved by
+    quarter pixels, every cell reads."""
+    from bot.reading.extent import Located
+    from bot.reading.grid import Grid
+    from bot.reading.placed import read_lines
+    from tests.fixtures.perturb import scale
+
+    png = FIXTURES / "gnome-mines-sizes/w1000x600-big-won.png"
+    frame = scale(cv2.imread(str(png)), 1.25, "bilinear")
+    skin = next(s for s in skins if s.name == "gnome-mines")
+    xs = tuple(round(30.875 + 32.5 * c) for c in range(31))
+    ys = tuple(round(147.625 + 32.5 * r - 1.25 * max(0, r - 13)) for r in range(17))
+    found = Grid.from_lines(xs, ys)
+    with pytest.raises(LowConfidenceError):
+        read_frame(frame, Located(skin, found, 0.985))
+    grid = read_lines(frame, found, skin)
+    assert grid.stretched
+    board = read_frame(frame, Located(skin, grid, 0.985)).board
+    assert board == read_board(str(png.with_suffix(".txt")))
+
+
+def test_whole_pixel_cells_stretched_to_a_fraction_are_looked_for_at_their_period(skins):
+    """GNOME Mines' colours in that picture repeat every 32.4 px: 33 px (the wider whole-pixel
+    size) is tried first, and when nothing reads there, the period itself."""
+    from bot.reading.regions import candidate_pitches
+    from tests.fixtures.perturb import scale
+
+    png = FIXTURES / "gnome-mines-sizes/w1000x600-big-won.png"
+    frame = scale(cv2.imread(str(png)), 1.25, "bilinear")
+    skin = next(s for s in skins if s.name == "gnome-mines")
+    first, later = candidate_pitches(skin, frame, (0, 0, frame.shape[1], frame.shape[0]))
+    assert first == [(33.0, 33.0)]
+    assert abs(later()[0][0] - 32.5) < 0.3
+
+
+@pytest.mark.parametrize("quality", [75, 85])
+@pytest.mark.parametrize("tiles", [12, 15])
+def test_small_tiles_beside_the_mine_that_went_off_read_in_a_jpeg(skins, quality, tiles):
+    """sgt-mines' 12 and 15 px tiles, lost: in a JPEG the red mine's colour and ringing reach
+    across the 8x8 blocks it shares into the covered tiles beside it, 13 samples deep at 12 px
+    (20 samples a tile). The colour a neighbour lends reached 8 samples, not 8 pixels, and the
+    variant of a covered tile nearest by SSD was the one whose bevel the ringing hid (scored
+    0.21 on its detail), not the one it matches: no board was found. The boards read
+    exactly."""
+    from tests.fixtures.perturb import jpeg
+
+    png = FIXTURES / f"sgt-mines-sizes/t{tiles}-expert-lost.png"
+    frame = jpeg(cv2.imread(str(png)), quality)
+    assert read_frame(frame, locate_board(frame, skins)).board == read_board(
+        str(png.with_suffix(".txt"))
+    )

@@ -9,7 +9,8 @@ README): lost boards show mines, wrong flags and exploded mines never seen in th
 tuned from; KMines' easy level draws 29 px cells, not the 16 px ones learnt (each level tuned
 from its own shots: tests/test_tune_levels.py); KMines' open cells are see-through over a
 shaded background, so a number seen in one place reads just under the confidence asked for in
-another.
+another; ace-minesweeper draws each level's cells at another size (one window for every level),
+and its 12 px cells are not read from the 24 px ones learnt.
 """
 
 from __future__ import annotations
@@ -22,8 +23,15 @@ import pytest
 from tests.tune_games import RECIPES, read_fixtures, tune_game
 
 #: Fixtures each game's tuned skin reads exactly (of kmines 14, kmines-classic 8, winemine 14,
-#: xbomb 10, web-win98 13); the others are refused.
-EXACT = {"kmines": 9, "kmines-classic": 7, "winemine": 10, "xbomb": 7, "web-win98": 7}
+#: xbomb 10, web-win98 13, ace-minesweeper 21); the others are refused.
+EXACT = {
+    "kmines": 9,
+    "kmines-classic": 7,
+    "winemine": 10,
+    "xbomb": 7,
+    "web-win98": 7,
+    "ace-minesweeper": 11,
+}
 
 
 @pytest.mark.sample(2)

@@ -43,6 +43,7 @@ RECIPES = {
     "winemine": Recipe("expert-mid", ("expert-fresh",)),
     "xbomb": Recipe("expert-mid", ("expert-fresh",)),
     "web-win98": Recipe("expert-mid", ("expert-fresh",)),
+    "ace-minesweeper": Recipe("16x16-mid", ("16x16-fresh",)),
 }
 
 

@@ -20,8 +20,9 @@ from bot.reading.extent import MIN_BOARD_CELLS, Candidate, Located
 from bot.reading.regions import FrameLook, Pitches, key_colours, padded_box
 from bot.reading.search import lattice_areas_beside, locate_skin, overlap, search_area
 from bot.reading.seeded import lattice_boards_within
+from bot.reading.shown import shown_nowhere
 from bot.reading.skins import Skin
-from bot.reading.whole import SIDES, board_problem, check_whole, shown_nowhere
+from bot.reading.whole import SIDES, board_problem, check_whole
 
 __all__ = [
     "board_sized",
@@ -43,7 +44,7 @@ OTHER_PASSING = 0.1
 def reads_clearly(frame: np.ndarray, located: Located, shown: bool = False) -> bool:
     """Whether every cell of the board found reads clearly as the reader reads it (through
     the frame's tone curve, or with its noise allowed for); with ``shown``, also as a board a
-    game can show (:func:`~bot.reading.whole.shown_nowhere`: a part of a board, cut, may
+    game can show (:func:`~bot.reading.shown.shown_nowhere`: a part of a board, cut, may
     not be)."""
     from bot.reading.classify import classify_cells
 

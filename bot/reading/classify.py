@@ -151,7 +151,8 @@ def classify_cells(
 
     def bleed() -> np.ndarray:
         most = MAX_NOISE_TOLERANCES * skin.tolerance
-        return neighbour_bleed(ycrcb(samples), grid.rows, grid.cols, bank.h, bank.w, step, most)
+        spacing = (step * sx, step * sy)  # frame pixels between samples
+        return neighbour_bleed(ycrcb(samples), grid.rows, grid.cols, bank.h, bank.w, spacing, most)
 
     learnt = state.tones.get(skin.name) if adapt_tone else through
     results = read(learnt)

@@ -43,6 +43,10 @@ class Grid:
     #: (empty: an even lattice).
     col_offsets: tuple[float, ...] = ()
     row_offsets: tuple[float, ...] = ()
+    #: Cells of a game that draws them in whole pixels (uneven lattices), as a desktop's scaler
+    #: stretched them: read at the pitch itself, not at the wider whole-pixel size the game
+    #: drew (GNOME Mines' 26 px cells at 125 % are 32.5 px, not 33).
+    stretched: bool = False
 
     @classmethod
     def from_lines(cls, xs: tuple[int, ...], ys: tuple[int, ...]) -> Grid:

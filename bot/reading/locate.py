@@ -56,8 +56,8 @@ from bot.reading.recolour import (
 )
 from bot.reading.regions import FrameLook
 from bot.reading.seeded import MIN_SEED_CELLS, lattice_boards, lattice_of
+from bot.reading.shown import shown_nowhere
 from bot.reading.skins import Skin, load_skins
-from bot.reading.whole import shown_nowhere
 
 __all__ = ["Located", "locate_board"]
 

@@ -135,14 +135,21 @@ def noise_zones(flat: np.ndarray, h: int, w: int, step: int, ring: np.ndarray) -
 
 
 def neighbour_bleed(
-    cells: np.ndarray, rows: int, cols: int, h: int, w: int, step: int, most: float
+    cells: np.ndarray,
+    rows: int,
+    cols: int,
+    h: int,
+    w: int,
+    spacing: tuple[float, float],
+    most: float,
 ) -> np.ndarray:
     """How far each cell's colour may be off for its neighbours' colour bleeding in
-    (``[rows * cols, h * w * 3]`` uint8, brightness 0): within :data:`BLEED_REACH` of a side,
-    a share (:data:`BLEED_SHARE`) of how far the neighbour's colour there lies from the
+    (``[rows * cols, h * w * 3]`` uint8, brightness 0): within :data:`BLEED_REACH` pixels of a
+    side, a share (:data:`BLEED_SHARE`) of how far the neighbour's colour there lies from the
     cell's own there, on each colour axis, at most ``most``.
     ``cells``: the cells of a ``rows`` x ``cols`` grid in YCrCb (:func:`ycrcb`), row by row,
-    each ``h`` x ``w`` samples ``step`` pixels apart.
+    each ``h`` x ``w`` samples ``spacing`` (x, y) frame pixels apart: the reach is the JPEG's
+    blocks', in the frame's pixels (12 px cells sampled as 20 reach 13 samples deep).
 
     A JPEG keeps colour at half resolution in 8x8 blocks: a neighbour's coloured stroke tints
     the flat pixels of this cell that share its block (sgt-mines' blue 1 tints the covered
@@ -152,11 +159,12 @@ def neighbour_bleed(
     >>> cell = np.full((4, 4, 3), 128, np.uint8)
     >>> blue = cell.copy(); blue[3, :, 2] = 200  # a blue stroke along its bottom
     >>> cells = np.stack([blue, cell, cell]).reshape(3, -1)  # a column of three cells
-    >>> bleed = neighbour_bleed(cells, 3, 1, 4, 4, 4, 30).reshape(3, 4, 4, 3)
+    >>> bleed = neighbour_bleed(cells, 3, 1, 4, 4, (4, 4), 30).reshape(3, 4, 4, 3)
     >>> bleed[1, :, 0].tolist(), int(bleed[2].max())  # 8 px deep, samples 4 px apart
     ([[0, 0, 21], [0, 0, 21], [0, 0, 0], [0, 0, 0]], 0)
     """
-    depth = max(1, min(BLEED_REACH // step, h, w))
+    deep = max(1, min(int(BLEED_REACH / spacing[1]), h))
+    wide = max(1, min(int(BLEED_REACH / spacing[0]), w))
     grid = cells.reshape(rows, cols, h, w, 3)[..., 1:].astype(np.int16)
     bleed = np.zeros((rows, cols, h, w, 3), np.uint8)
     cap = int(min(most, 255))
@@ -164,13 +172,13 @@ def neighbour_bleed(
     # right of the cell, as slices of the grid of cells and of a cell's samples.
     sides = (
         ((slice(1, None), slice(None)), (slice(None, -1), slice(None)),
-         (slice(0, depth), slice(None)), (slice(h - depth, h), slice(None))),
+         (slice(0, deep), slice(None)), (slice(h - deep, h), slice(None))),
         ((slice(None, -1), slice(None)), (slice(1, None), slice(None)),
-         (slice(h - depth, h), slice(None)), (slice(0, depth), slice(None))),
+         (slice(h - deep, h), slice(None)), (slice(0, deep), slice(None))),
         ((slice(None), slice(1, None)), (slice(None), slice(None, -1)),
-         (slice(None), slice(0, depth)), (slice(None), slice(w - depth, w))),
+         (slice(None), slice(0, wide)), (slice(None), slice(w - wide, w))),
         ((slice(None), slice(None, -1)), (slice(None), slice(1, None)),
-         (slice(None), slice(w - depth, w)), (slice(None), slice(0, depth))),
+         (slice(None), slice(w - wide, w)), (slice(None), slice(0, wide))),
     )  # fmt: skip
     for own_at, other_at, own_band, other_band in sides:
         own = grid[own_at][:, :, own_band[0], own_band[1]]

@@ -39,10 +39,11 @@ def cell_scale(grid: Grid, skin: Skin) -> tuple[float, float]:
     """How much bigger than the skin's images the grid's cells are drawn.
 
     On an uneven lattice (``cell.uneven_px``) cells are whole pixels, some one narrower than the
-    rest: the wider size is the drawn one (the narrower cells just lose a pixel of their gap).
+    rest: the wider size is the drawn one (the narrower cells just lose a pixel of their gap),
+    unless a desktop's scaler stretched them (``grid.stretched``): then the pitch is.
     """
     px, py = grid.pitch_x, grid.pitch_y
-    if skin.uneven_px:
+    if skin.uneven_px and not grid.stretched:
         px, py = float(np.ceil(px - 1e-6)), float(np.ceil(py - 1e-6))
     return px / skin.pitch_x, py / skin.pitch_y
 
@@ -315,7 +316,7 @@ def score_cells(
         np.minimum(score, detail_cap(missed, detail.reshape(m * n, -1), count)
                    .reshape(m, n).T, out=score)  # fmt: skip
     if recheck_below is not None:
-        _best_variants(samples, bank, top, score, recheck_below)
+        _best_variants(samples, bank, top, score, recheck_below, widen)
     rms = np.sqrt(np.maximum(class_d2, 0) / ranked.shape[1])
     if groups == 1:
         alone = (top[:, 0], score[:, 0], score[:, 0], rms[:, 0])
@@ -333,11 +334,17 @@ def score_cells(
 
 
 def _best_variants(
-    samples: np.ndarray, bank: TemplateBank, top: np.ndarray, score: np.ndarray, below: float
+    samples: np.ndarray,
+    bank: TemplateBank,
+    top: np.ndarray,
+    score: np.ndarray,
+    below: float,
+    widen: np.ndarray | None = None,
 ) -> None:
     """Raise ``score`` ``[N, m]`` (of the candidate classes ``top``) to the best robust score
     of any variant of each class, for the cells whose nearest variant by SSD scores below
-    ``below`` (in place).
+    ``below`` (in place); ``widen``: each cell's own least tolerance, as in
+    :func:`score_cells`.
 
     The SSD ranking only picks what the robust score decides between. Among a class's variants
     the nearest by SSD is not always the one that matches: cells drawn semi-transparent over a
@@ -357,11 +364,13 @@ def _best_variants(
         variants = bank.u8[bank.starts[g] : bank.starts[g + 1]].astype(np.int16)
         diff = np.abs(samples[cells].astype(np.int16)[None] - variants[:, None]).astype(np.uint8)
         k, d = variants.shape
-        if bank.tol_all is not None:
+        if bank.tol_all is not None and widen is None:
             tol: np.ndarray | int = bank.tol_all
         else:
             own = bank.tol[bank.starts[g] : bank.starts[g + 1]]
             tol = np.repeat(own, len(cells), axis=0)
+            if widen is not None:
+                tol = np.maximum(tol, np.tile(widen[cells], (k, 1)))
         rows = np.repeat(np.arange(bank.starts[g], bank.starts[g + 1]), len(cells))
         absent = None
         if bank.by_presence:

@@ -34,9 +34,11 @@ def read_noisy(
     if noisy is None:
         return None
     widen = None if bleed is None else bleed()
-    return noisy_scores(
-        samples, bank, skin, score_cells(ycrcb(samples), noisy, state, widen=widen, runner_up=True)
-    )
+    # A cell's nearest variant by SSD need not be the one it matches (a covered tile beside a
+    # red mine lost its bevel's highlight to a JPEG's ringing on one side only): weak ones are
+    # scored against every variant of their two classes, as the strict reading does.
+    scored = score_cells(ycrcb(samples), noisy, state, skin.min_confidence, widen, runner_up=True)
+    return noisy_scores(samples, bank, skin, scored)
 
 
 #: How much more than the skin's ``min_margin`` a winner needs when read with the widened
@@ -74,7 +76,7 @@ def measured_lossy(
     if noisy is None:
         return results
     widen = None if bleed is None else bleed()
-    measured = score_cells(ycrcb(samples), noisy, state, widen=widen, runner_up=True)
+    measured = score_cells(ycrcb(samples), noisy, state, skin.min_confidence, widen, runner_up=True)
     return widened_where_unsure(samples, bank, skin, measured, results)
 
 

@@ -4,6 +4,7 @@ out spare pixels draws cells of two widths) placed one by one where the skin's c
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, replace
 from typing import Any
 
@@ -76,13 +77,15 @@ def read_lines(frame: np.ndarray, grid: Grid, skin: Skin, tone: ToneCurve | None
     if not (grid.col_offsets or grid.row_offsets):
         return grid
     reach = skin.uneven_at(grid.pitch_x, grid.pitch_y)
-    if reach <= skin.uneven_px:
-        return grid  # as the game drew it: the lines were placed within its own reach
 
     def clear(trial: Grid) -> np.ndarray:
         scores = classify_cells(frame, trial, skin, through=tone, tell=True)
         return scores.clear(skin)
 
+    if reach <= skin.uneven_px:
+        # As the game drew it, the lines placed within its own reach; or a desktop stretched
+        # whole-pixel cells to a fraction, which only an even lattice at that pitch reads.
+        return _stretched(grid, skin, clear)
     unclear = ~clear(grid)
     if not unclear.any():
         return grid
@@ -104,6 +107,59 @@ def read_lines(frame: np.ndarray, grid: Grid, skin: Skin, tone: ToneCurve | None
     return grid
 
 
+#: Steps (px) the lines of a stretched lattice are moved by to where its cells read.
+STRETCH_STEP = 0.25
+
+
+def _stretched(grid: Grid, skin: Skin, clear: Callable[[Grid], np.ndarray]) -> Grid:
+    """``grid`` (an uneven lattice, lines on whole pixels) when all its cells read (``clear``:
+    which cells of a grid read clearly); else, if every cell of it reads so, the lattice as a
+    desktop's scaler stretches whole-pixel cells: even at the pitch its lines show (the
+    median of their pairwise slopes: a few rows one pixel short in the game leave it), moved
+    as a whole, then line by line (the game's shorter lines), in quarter pixels to where most
+    cells read. GNOME Mines' 26 px cells at 125 % bilinear are 32.5 px apart: placed on whole
+    pixels and read as 33 px cells, 71 of 480 did not read."""
+    xs = np.array([grid.col_left(k) for k in range(grid.cols + 1)])
+    ys = np.array([grid.row_top(k) for k in range(grid.rows + 1)])
+    # (the last line is the far side, at the pitch from the last: not the game's own width)
+    if skin.spare_first and all((np.diff(np.round(v[:-1]), 2) <= 0).all() for v in (xs, ys)):
+        return grid  # the wider cells first, as the game shares out its spare pixels
+    unclear = ~clear(grid)
+    if not unclear.any():
+        return grid
+    (left, px), (top, py) = _even_fit(xs), _even_fit(ys)
+    even = Grid(left, top, px, py, grid.cols, grid.rows, stretched=True)
+    most = skin.uneven_px
+    nudges = np.arange(-0.5, 0.5 + 1e-9, STRETCH_STEP)
+    best, read = even, -1
+    for dx in nudges:
+        for dy in nudges:
+            nudged = even.moved(float(dx), float(dy))
+            count = int(clear(nudged).sum())
+            if count > read:
+                best, read = nudged, count
+    moves = [float(m) for m in np.arange(-most, most + 1e-9, STRETCH_STEP) if m]
+    for axis in (0, 1):  # rows, then columns
+        unclear = ~clear(best)
+        length = best.cols if axis == 0 else best.rows
+        for k in map(int, np.flatnonzero(unclear.any(axis=1 - axis))):
+            move, count = 0.0, int(clear(_line(best, axis, k)).sum())
+            for m in moves if count < length else ():
+                trial = int(clear(_line(_moved(best, axis, k, m), axis, k)).sum())
+                if trial > count:
+                    move, count = m, trial
+            best = _moved(best, axis, k, move)
+    return best if clear(best).all() else grid
+
+
+def _even_fit(lines: np.ndarray) -> tuple[float, float]:
+    """``(first line, pitch)`` of the even lattice nearest ``lines``: the median of the pairwise
+    slopes (Theil-Sen), so lines a game left a pixel or two off do not tilt it."""
+    i, j = np.triu_indices(lines.size, 1)
+    pitch = float(np.median((lines[j] - lines[i]) / (j - i)))
+    return float(np.median(lines - pitch * np.arange(lines.size))), pitch
+
+
 def _line(grid: Grid, axis: int, k: int) -> Grid:
     """Row (``axis`` 0) or column ``k`` of ``grid`` as a grid of its own."""
     if axis == 0:
@@ -111,7 +167,7 @@ def _line(grid: Grid, axis: int, k: int) -> Grid:
     return replace(grid, left=grid.col_left(k), cols=1, col_offsets=())
 
 
-def _moved(grid: Grid, axis: int, k: int, move: int) -> Grid:
+def _moved(grid: Grid, axis: int, k: int, move: float) -> Grid:
     """``grid`` with row (``axis`` 0) or column ``k`` moved by ``move`` px."""
     if not move:
         return grid

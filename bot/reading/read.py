@@ -29,9 +29,9 @@ from bot.reading.classify import CellScores, classify_cells
 from bot.reading.grid import Grid
 from bot.reading.locate import Located, locate_board
 from bot.reading.repeat import find_repeat
+from bot.reading.shown import shown_nowhere
 from bot.reading.skins import Skin, find_skin, load_skins
 from bot.reading.state import ReaderState
-from bot.reading.whole import shown_nowhere
 from solver.board import COVERED_CHARS, Board
 from solver.errors import MinebotError
 

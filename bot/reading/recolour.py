@@ -352,7 +352,7 @@ def _nearest_distance(frame: np.ndarray, grid: Grid, skin: Skin) -> float:
     them (any game's flat cells fit a fresh board's one grey through a curve: xdemineur's
     open cells matched GNOME Mines' covered ones at 113 px to 0.0, a board of 0s)."""
     from bot.reading.classify import classify_cells
-    from bot.reading.whole import shown_nowhere
+    from bot.reading.shown import shown_nowhere
 
     drawn = classify_cells(frame, grid, skin)
     as_drawn = float(drawn.distance.mean())

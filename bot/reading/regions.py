@@ -32,6 +32,11 @@ PERIOD_SLACK = 0.03
 #: from its 35 px at 175 %, which matched the cells of a few corners only).
 LISTED_CLOSE = 0.015
 
+#: How far (px) the period of a game's whole-pixel cells may lie below the whole size for the
+#: cells to be taken as drawn at that size: further, they may be a desktop's stretch of smaller
+#: ones (read at the period itself, see :func:`candidate_pitches`).
+STRETCHED_OFF = 0.25
+
 
 #: Half the key colours' period is the period when they repeat there at least this strongly
 #: (autocorrelation, against that at the whole period).
@@ -420,8 +425,15 @@ def candidate_pitches(
         if period is None:
             return blobs(), list
         if lo <= period <= hi:
+            measured = period
             if skin.uneven_px:  # whole-pixel cells: the wider ones are the drawn size
                 period = float(np.ceil(period - 1e-6))
+                if period - measured > STRETCHED_OFF:
+                    # A desktop's scaler stretches them to a fraction (GNOME Mines' 26 px at
+                    # 125 %: 32.5 px, not 33): the period itself is tried when nothing reads at
+                    # the whole size.
+                    return [(period, period * ratio)], lambda: [(measured, measured * ratio),
+                                                                *blobs()]  # fmt: skip
             return [(period, period * ratio)], blobs
         return [], blobs  # a clear period, but not of cells this skin draws: most likely none
     lo, hi = skin.pitch_range

@@ -55,10 +55,8 @@ from itertools import product
 import numpy as np
 
 from bot.errors import BoardCutError
-from bot.reading.evident import line_unseen
+from bot.reading.evident import line_unseen, repeats
 from bot.reading.grid import Grid
-from solver.board import EXPLODED, MINE, NUMBERS, WRONG_FLAG
-from solver.constraints import neighbour_counts
 
 #: How deep the strip checked beyond each side is, in cells (the shipped games' frames are at
 #: least 0.55 cells wide: GNOME Mines' bottom margin at its smallest window).
@@ -183,22 +181,36 @@ def _first_varying_line(strip: _Strip, pitch_along: float) -> int | None:
     return None
 
 
-def _frame_part(strip: _Strip, pitch_along: float) -> _Strip | None:
+def _frame_part(strip: _Strip, pitch_along: float, lines: np.ndarray) -> _Strip | None:
     """The part of ``strip`` that may be the board's frame: the whole strip when no line of
     it varies cell by cell; the lines before the first that does, when at least
     :data:`MIN_FRAME_LINES` lines of frame come first (a frame thinner than the strip, the
-    desktop beyond it: GNOME Mines' margin of 20 px beside cells of 114 px); else None (more
-    cells, or a lattice placed a pixel into a thin frame with a header beyond)."""
+    desktop beyond it: GNOME Mines' margin of 20 px beside cells of 114 px), or when fewer
+    come first but what varies beyond them is no cells (:func:`_header_beyond`), as a thin
+    strip; else None (more cells, or a lattice placed a pixel into a thin frame)."""
     first = _first_varying_line(strip, pitch_along)
     if first is None:
         return strip
-    if first < MIN_FRAME_LINES:
+    if first < MIN_FRAME_LINES and not _header_beyond(strip, first, pitch_along, lines):
         return None
     x0, y0, x1, y1 = strip.box
     skip = {"left": x1, "top": y1, "right": x0, "bottom": y0}[strip.side]
     near = {"left": (skip - first, y0, x1, y1), "top": (x0, skip - first, x1, y1),
             "right": (x0, y0, skip + first, y1), "bottom": (x0, y0, x1, skip + first)}  # fmt: skip
-    return _Strip(strip.side, strip.pixels[:first], near[strip.side], strip.thin)
+    thin = strip.thin or first < MIN_FRAME_LINES
+    return _Strip(strip.side, strip.pixels[:first], near[strip.side], thin)
+
+
+def _header_beyond(strip: _Strip, first: int, pitch_along: float, lines: np.ndarray) -> bool:
+    """Whether the lines of ``strip`` from its ``first`` varying one on are a header close to
+    the board, not more cells: a line or more of frame comes first, the lattice's lines do not
+    run on into them, and they do not repeat cell by cell (:func:`~bot.reading.evident.repeats`:
+    a counter and a button do not; ace-minesweeper's, 5 px above its 36 px cells, had its
+    11x11 board refused as going on beyond its top side)."""
+    if first < 1:
+        return False
+    beyond = _Strip(strip.side, strip.pixels[first:], strip.box, strip.thin)
+    return not _lines_continue(beyond, lines) and not repeats(beyond.pixels, pitch_along)
 
 
 def _lines_continue(strip: _Strip, lines: np.ndarray, alike: bool = False) -> bool:
@@ -282,8 +294,8 @@ def _framed(strip: _Strip, grid: Grid) -> _Strip | str:
             f"the board's {side} side is {cells} cell{'s' * (cells > 1)} long: too short to "
             "tell a frame beyond it from more cells (part of a bigger board)"
         )
-    framed = _frame_part(strip, along)
     lines = _lines_along(grid, side)
+    framed = _frame_part(strip, along, lines)
     if framed is None or _lines_continue(framed, lines) or _cells_past(strip, framed, lines):
         x0, y0, x1, y1 = strip.box
         return (
@@ -454,41 +466,3 @@ def check_whole(frame: np.ndarray, grid: Grid, what: str = "board") -> None:
             f"a {what} was found only in part ({grid.cols}x{grid.rows} cells at x {left}..{right}, "
             f"y {top}..{bottom}): {problem}"
         )
-
-
-def shown_nowhere(chars: np.ndarray) -> str | None:
-    """Why no game shows the board of cell characters ``chars`` (``[rows, cols]``), or None.
-
-    Every game has a mine, and every number says how many of its neighbours are mines: a mine
-    is covered, flagged or shown (a wrong flag is not one). So a board with no cell that may
-    hold a mine, or a number with fewer such neighbours than it says, or with more mines shown
-    round it, cannot be a whole board; a part of a bigger one read as a whole can be (its edge
-    numbers' mines lie beyond it; a patch of empty cells shows none).
-
-    >>> shown_nowhere(np.array([list("1."), list("11")]))
-    >>> shown_nowhere(np.array([list("00"), list("00")]))
-    'no cell could hold a mine (covered, flagged or shown), and every game has one'
-    >>> shown_nowhere(np.array([list("2."), list("11")]))
-    'the 2 at (0, 0) has only 1 cell round it that could hold a mine'
-    >>> shown_nowhere(np.array([list("1*"), list("**")]))
-    'the 1 at (0, 0) has 3 mines shown round it'
-    """
-    may = ~np.isin(chars, list(NUMBERS + WRONG_FLAG))
-    if not may.any():
-        return "no cell could hold a mine (covered, flagged or shown), and every game has one"
-    shown = np.isin(chars, [MINE, EXPLODED])
-    numbers = np.isin(chars, list(NUMBERS))
-    value = np.zeros(chars.shape, np.int16)
-    value[numbers] = chars[numbers].astype(np.int16)
-    around_may, around_shown = neighbour_counts(may), neighbour_counts(shown)
-    ys, xs = np.nonzero(numbers & (value > around_may))
-    if xs.size:
-        x, y, n = int(xs[0]), int(ys[0]), int(around_may[ys[0], xs[0]])
-        cells = "cell" if n == 1 else "cells"
-        what = f"the {chars[y, x]} at ({x}, {y})"
-        return f"{what} has only {n} {cells} round it that could hold a mine"
-    ys, xs = np.nonzero(numbers & (value < around_shown))
-    if xs.size:
-        x, y, n = int(xs[0]), int(ys[0]), int(around_shown[ys[0], xs[0]])
-        return f"the {chars[y, x]} at ({x}, {y}) has {n} mines shown round it"
-    return None
