@@ -27,8 +27,9 @@ from dataclasses import dataclass
 from itertools import combinations
 
 from solver.board import COVERED, FLAG, Board, Position
+from solver.constraints import board_constraints
 from solver.errors import ContradictionError
-from solver.probability import Analysis, mine_probabilities
+from solver.probability import Analysis, count_components, mine_probabilities, trim
 
 #: Most analyses spent looking for the smallest sets of wrong flags (each one about a
 #: millisecond on an expert board); past it the culprits are given as a superset, said so.
@@ -215,3 +216,20 @@ def _flags(cells: tuple[Position, ...]) -> str:
     if len(cells) == 1:
         return f"the flag at {_cell(cells[0])}"
     return "the flags at " + ", ".join(_cell(c) for c in cells)
+
+
+def mine_range(board: Board) -> tuple[int, int]:
+    """The fewest and the most mines ``board`` may hold in all, as its numbers and flags allow
+    (a total outside it contradicts them); :class:`ContradictionError` when none fits.
+
+    >>> mine_range(Board("1..\\n..."))  # one mine by the 1, none to three more beyond it
+    (1, 3)
+    """
+    cells = board.width * board.height
+    cons = board_constraints(board, cells)
+    fixed = cells - cons.mines_left  # flagged, and settled by the numbers
+    totals = [trim(c.total) for c in count_components(cons)]
+    if any(t == [0] for t in totals):
+        raise ContradictionError("no mine layout satisfies the numbers")
+    low = fixed + sum(next(m for m, w in enumerate(t) if w) for t in totals)
+    return low, fixed + sum(len(t) - 1 for t in totals) + len(cons.outside)

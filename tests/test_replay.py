@@ -297,3 +297,19 @@ def test_a_patch_of_empty_cells_is_no_whole_board():
         part = Grid(left, top, grid.pitch_x, grid.pitch_y, 2, 2)
         with pytest.raises(BoardCutError, match="no whole board a game can show"):
             read_frame(frame, replace(located, grid=part), ReaderState())
+
+
+def test_an_estimated_mine_count_stays_within_what_the_numbers_allow():
+    """A board with no count shown is given 18 % of its cells, unless its numbers allow fewer
+    (or need more): ace-minesweeper's 8x8 of 6 mines after its first click was given 12 where
+    at most 10 fit, and replay stopped at the contradiction of its own estimate."""
+    from types import SimpleNamespace
+
+    from bot.commands.replay import mine_count
+    from solver.board import Board
+    from solver.probability import mine_probabilities
+
+    board = Board("\n".join(["00000000"] * 6 + ["00000011", "0000001."]))
+    mines, source = mine_count(SimpleNamespace(board=board, mines=None), None)
+    assert (mines, source.split(" ")[0]) == (1, "ESTIMATED")
+    assert mine_probabilities(board, mines).probability(7, 7) == 1

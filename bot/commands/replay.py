@@ -130,11 +130,21 @@ def mine_count(reading: Any, given: int | None) -> tuple[int, str]:
     if reading.mines is not None:
         source = {"level": "the skin's level of this size", "screen": "the screen"}
         return reading.mines, f"from {source.get(reading.mines_source, reading.mines_source)}"
+    from contextlib import suppress
+
+    from solver.errors import ContradictionError
+    from solver.position import mine_range
+
     board = reading.board
     cells = board.width * board.height
     known = board.known_mines()
-    covered = len(board.covered_cells())
-    estimate = min(max(known, round(cells * ESTIMATED_DENSITY)), known + covered)
+    low, high = known, known + len(board.covered_cells())
+    # Within what the numbers allow: a small board's first click may leave fewer covered cells
+    # than the density asks for (ace-minesweeper's 8x8 of 6 mines). A contradiction is left
+    # to the analysis, which names it.
+    with suppress(ContradictionError):
+        low, high = mine_range(board)
+    estimate = min(max(low, round(cells * ESTIMATED_DENSITY)), high)
     return estimate, f"ESTIMATED ({ESTIMATED_DENSITY:.0%} of the cells): the move assumes it"
 
 
