@@ -90,20 +90,30 @@ def read_lines(frame: np.ndarray, grid: Grid, skin: Skin, tone: ToneCurve | None
     if not unclear.any():
         return grid
     most = int(np.ceil(reach))
-    moves = [m for m in range(-most, most + 1) if m]
-    for axis in (0, 1):  # rows, then columns
-        length = grid.cols if axis == 0 else grid.rows
-        for k in map(int, np.flatnonzero(unclear.any(axis=1 - axis))):
-            best, read = 0, int(clear(_line(grid, axis, k)).sum())
-            for move in moves if read < length else ():
-                trial = int(clear(_line(_moved(grid, axis, k, move), axis, k)).sum())
-                if trial > read:
-                    best, read = move, trial
-            grid = _moved(grid, axis, k, best)
-        if axis == 0:  # the columns holding cells still unclear once the rows moved
-            unclear = ~clear(grid)
-            if not unclear.any():
-                break
+    moves = [float(m) for m in range(-most, most + 1) if m]
+    grid = _lines_moved(grid, 0, clear, moves, unclear)  # rows
+    unclear = ~clear(grid)  # the columns holding cells still unclear once the rows moved
+    return _lines_moved(grid, 1, clear, moves, unclear) if unclear.any() else grid
+
+
+def _lines_moved(
+    grid: Grid,
+    axis: int,
+    clear: Callable[[Grid], np.ndarray],
+    moves: list[float],
+    unclear: np.ndarray,
+) -> Grid:
+    """``grid`` with each row (``axis`` 0) or column holding ``unclear`` cells moved by the one
+    of ``moves`` (px) that reads most of its cells (``clear``: which cells of a grid read
+    clearly), if any reads more than where it is."""
+    length = grid.cols if axis == 0 else grid.rows
+    for k in map(int, np.flatnonzero(unclear.any(axis=1 - axis))):
+        best, read = 0.0, int(clear(_line(grid, axis, k)).sum())
+        for move in moves if read < length else ():
+            trial = int(clear(_line(_moved(grid, axis, k, move), axis, k)).sum())
+            if trial > read:
+                best, read = move, trial
+        grid = _moved(grid, axis, k, best)
     return grid
 
 
@@ -140,15 +150,7 @@ def _stretched(grid: Grid, skin: Skin, clear: Callable[[Grid], np.ndarray]) -> G
                 best, read = nudged, count
     moves = [float(m) for m in np.arange(-most, most + 1e-9, STRETCH_STEP) if m]
     for axis in (0, 1):  # rows, then columns
-        unclear = ~clear(best)
-        length = best.cols if axis == 0 else best.rows
-        for k in map(int, np.flatnonzero(unclear.any(axis=1 - axis))):
-            move, count = 0.0, int(clear(_line(best, axis, k)).sum())
-            for m in moves if count < length else ():
-                trial = int(clear(_line(_moved(best, axis, k, m), axis, k)).sum())
-                if trial > count:
-                    move, count = m, trial
-            best = _moved(best, axis, k, move)
+        best = _lines_moved(best, axis, clear, moves, ~clear(best))
     return best if clear(best).all() else grid
 
 
