@@ -29,7 +29,7 @@ EXACT = {
     "kmines-classic": 7,
     "winemine": 10,
     "xbomb": 7,
-    "web-win98": 7,
+    "web-win98": 8,
     "ace-minesweeper": 11,
 }
 

@@ -61,8 +61,14 @@ FAINT_STEP = 4
 WEAK_STEP = EDGE_STEP // 2
 #: How much more an edge that runs along a cell side counts for the boundary than a short one.
 LONG_WEIGHT = 4.0
-#: Farthest a lattice found is moved (share of the pitch) to where the board ends at its frame.
-FRAME_SHIFT = 0.125
+#: Farthest a lattice found is moved (share of the pitch, at least :data:`FRAME_SHIFT_PX`) to
+#: where the board ends at its frame. The fixtures, also at 200 and 300 %, were found whole
+#: at most 2 px off at 16 px and 4 px at 93 px; each shift tried costs a whole-board check
+#: (tens of ms on big cells), and a cut board tries them all (841 at 113 px: 33 s).
+FRAME_SHIFT = 0.06
+#: Farthest a lattice found is moved at any pitch (px): a boundary put on the wrong side of a
+#: grid line or bevel (Wine's Minesweeper at 16 px: 1 and 2 px).
+FRAME_SHIFT_PX = 2
 #: Fewest cells along each axis for a lattice to count as a board.
 MIN_CELLS = 4
 #: Ratio of the two pitches beyond which the larger is taken for a multiple of the cell.
@@ -338,24 +344,25 @@ def _framed(image: np.ndarray, lattice: Lattice) -> Lattice:
     bevel leaves a strip of the edge cells outside the board, or takes in a strip of what
     lies beyond (winemine's counters, four pixels above its board, for the top row)."""
 
-    if whole_lattice(image, lattice):
-        return lattice
-    rx = max(1, int(FRAME_SHIFT * lattice.pitch_x + 0.5))
-    ry = max(1, int(FRAME_SHIFT * lattice.pitch_y + 0.5))
+    rx = max(FRAME_SHIFT_PX, int(FRAME_SHIFT * lattice.pitch_x + 0.5))
+    ry = max(FRAME_SHIFT_PX, int(FRAME_SHIFT * lattice.pitch_y + 0.5))
     shifts = sorted(
-        ((dx, dy) for dx in range(-rx, rx + 1) for dy in range(-ry, ry + 1) if dx or dy),
+        ((dx, dy) for dx in range(-rx, rx + 1) for dy in range(-ry, ry + 1)),
         key=lambda d: (abs(d[0]) + abs(d[1]), d),
     )
-    for dx, dy in shifts:
-        moved = lattice.shifted(dx, dy)
-        if whole_lattice(image, moved):
-            return moved
+    # Sides ending at a plain frame first: with a header taken for the end of a side, Wine's
+    # Minesweeper's lattice two pixels up (the counters' lower edge in its top row) passed.
+    for headers in (False, True):
+        for dx, dy in shifts:
+            moved = lattice.shifted(dx, dy) if dx or dy else lattice
+            if whole_lattice(image, moved, headers):
+                return moved
     return lattice
 
 
-def whole_lattice(image: np.ndarray, lattice: Lattice) -> bool:
+def whole_lattice(image: np.ndarray, lattice: Lattice, headers: bool = True) -> bool:
     """Whether ``lattice`` lies inside ``image`` and ends at a frame on all four sides
-    (:func:`bot.reading.whole.board_problem`)."""
+    (:func:`bot.reading.whole.board_problem`, ``headers`` as there)."""
     from bot.reading.grid import Grid
     from bot.reading.whole import board_problem
 
@@ -363,7 +370,8 @@ def whole_lattice(image: np.ndarray, lattice: Lattice) -> bool:
     h, w = frame.shape[:2]
     x0, y0, x1, y1 = lattice.box
     inside = x0 >= 0 and y0 >= 0 and x1 <= w and y1 <= h
-    return inside and board_problem(frame, Grid.from_lines(lattice.xs, lattice.ys)) is None
+    grid = Grid.from_lines(lattice.xs, lattice.ys)
+    return inside and board_problem(frame, grid, headers) is None
 
 
 def _lattice_at(

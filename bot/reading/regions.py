@@ -32,10 +32,12 @@ PERIOD_SLACK = 0.03
 #: from its 35 px at 175 %, which matched the cells of a few corners only).
 LISTED_CLOSE = 0.015
 
-#: How far (px) the period of a game's whole-pixel cells may lie below the whole size for the
-#: cells to be taken as drawn at that size: further, they may be a desktop's stretch of smaller
-#: ones (read at the period itself, see :func:`candidate_pitches`).
-STRETCHED_OFF = 0.25
+#: How far (relative) the period of a game's whole-pixel cells may lie below the whole size
+#: for the cells to be taken as drawn at that size: further, they may be a desktop's stretch
+#: of smaller ones (read at the period itself, see :func:`candidate_pitches`; GNOME Mines' 26
+#: px cells at 125 % repeat every 32.4 px, 1.8 % below 33; a GTK window's header beside 339 px
+#: cells every 115.56 px, 0.4 % below 116, where nothing read at either).
+STRETCHED_OFF = 0.01
 
 
 #: Half the key colours' period is the period when they repeat there at least this strongly
@@ -428,7 +430,7 @@ def candidate_pitches(
             measured = period
             if skin.uneven_px:  # whole-pixel cells: the wider ones are the drawn size
                 period = float(np.ceil(period - 1e-6))
-                if period - measured > STRETCHED_OFF:
+                if period - measured > STRETCHED_OFF * measured:
                     # A desktop's scaler stretches them to a fraction (GNOME Mines' 26 px at
                     # 125 %: 32.5 px, not 33): the period itself is tried when nothing reads at
                     # the whole size.

@@ -181,17 +181,22 @@ def _first_varying_line(strip: _Strip, pitch_along: float) -> int | None:
     return None
 
 
-def _frame_part(strip: _Strip, pitch_along: float, lines: np.ndarray) -> _Strip | None:
+def _frame_part(
+    strip: _Strip, pitch_along: float, lines: np.ndarray, headers: bool = True
+) -> _Strip | None:
     """The part of ``strip`` that may be the board's frame: the whole strip when no line of
     it varies cell by cell; the lines before the first that does, when at least
     :data:`MIN_FRAME_LINES` lines of frame come first (a frame thinner than the strip, the
     desktop beyond it: GNOME Mines' margin of 20 px beside cells of 114 px), or when fewer
     come first but what varies beyond them is no cells (:func:`_header_beyond`), as a thin
-    strip; else None (more cells, or a lattice placed a pixel into a thin frame)."""
+    strip (not without ``headers``); else None (more cells, or a lattice placed a pixel into a
+    thin frame)."""
     first = _first_varying_line(strip, pitch_along)
     if first is None:
         return strip
-    if first < MIN_FRAME_LINES and not _header_beyond(strip, first, pitch_along, lines):
+    if first < MIN_FRAME_LINES and not (
+        headers and _header_beyond(strip, first, pitch_along, lines)
+    ):
         return None
     x0, y0, x1, y1 = strip.box
     skip = {"left": x1, "top": y1, "right": x0, "bottom": y0}[strip.side]
@@ -283,9 +288,9 @@ def side_problem(frame: np.ndarray, grid: Grid, side: str) -> str | None:
     return framed if isinstance(framed, str) else None
 
 
-def _framed(strip: _Strip, grid: Grid) -> _Strip | str:
-    """The part of ``strip`` that is the board's frame (:func:`_frame_part`), or the problem
-    that the board's cells go on into it."""
+def _framed(strip: _Strip, grid: Grid, headers: bool = True) -> _Strip | str:
+    """The part of ``strip`` that is the board's frame (:func:`_frame_part`, ``headers`` as
+    there), or the problem that the board's cells go on into it."""
     side = strip.side
     along = grid.pitch_y if side in ("left", "right") else grid.pitch_x
     cells = grid.rows if side in ("left", "right") else grid.cols
@@ -295,7 +300,7 @@ def _framed(strip: _Strip, grid: Grid) -> _Strip | str:
             "tell a frame beyond it from more cells (part of a bigger board)"
         )
     lines = _lines_along(grid, side)
-    framed = _frame_part(strip, along, lines)
+    framed = _frame_part(strip, along, lines, headers)
     if framed is None or _lines_continue(framed, lines) or _cells_past(strip, framed, lines):
         x0, y0, x1, y1 = strip.box
         return (
@@ -306,9 +311,11 @@ def _framed(strip: _Strip, grid: Grid) -> _Strip | str:
     return framed
 
 
-def board_problem(frame: np.ndarray, grid: Grid) -> str | None:
+def board_problem(frame: np.ndarray, grid: Grid, headers: bool = True) -> str | None:
     """Why the board ``grid`` in ``frame`` is not known to be the whole board, or None when
-    each of its four sides ends at a frame (see the module's description)."""
+    each of its four sides ends at a frame (see the module's description); without
+    ``headers``, a side with a header a few pixels beyond it is not taken to end there (a
+    lattice found without a skin is placed by the sides that end without one first)."""
     strips: dict[str, _Strip] = {}
     for side in SIDES:
         strip = _strip(frame, grid, side)
@@ -316,7 +323,7 @@ def board_problem(frame: np.ndarray, grid: Grid) -> str | None:
             return strip
         strips[side] = strip
     for side, strip in strips.items():
-        framed = _framed(strip, grid)
+        framed = _framed(strip, grid, headers)
         if isinstance(framed, str):
             return framed
         strips[side] = framed
