@@ -306,22 +306,3 @@ def test_big_cells_in_a_window_on_a_busy_desktop_read_exactly(skins):
     desktop[120 : 120 + frame.shape[0], 150 : 150 + frame.shape[1]] = frame
     located = locate_board(desktop, skins)
     assert read_frame(desktop, located).board == read_board(f"{BIG_CELLS}.txt")
-
-
-@pytest.mark.parametrize(
-    "name, pitch, at",
-    [("8x8-first", 48, (50, 76)), ("11x11-first", 36, (43, 69)), ("16x16-mid", 24, (49, 75))],
-)
-def test_a_header_a_few_pixels_above_the_board_is_no_more_cells(name, pitch, at):
-    """ace-minesweeper (a game no skin ships for) draws its mine counter and its button 5 px
-    above the board at 11x11: the strip beyond the top side varied in its first lines, taken
-    for more cells (its boards at 8x8 and 11x11 refused as going on beyond their top side).
-    Beyond a line or more of frame, lines that do not repeat cell by cell and that the lattice's
-    lines do not run into are a header; one row less, the cells beyond still are cells."""
-    from bot.reading.grid import Grid
-
-    frame = cv2.imread(str(FIXTURES / "ace-minesweeper" / f"{name}.png"))
-    n = 8 if name.startswith("8x8") else 11 if name.startswith("11x11") else 16
-    assert board_problem(frame, Grid(*at, pitch, pitch, n, n)) is None
-    fewer = Grid(at[0], at[1] + pitch, pitch, pitch, n, n - 1)
-    assert "goes on beyond its top side" in str(board_problem(frame, fewer))

@@ -219,33 +219,3 @@ def unseen_lattice(
         f"y {y0:.0f}..{y1:.0f}) are all flat tones and the picture shows no lines between "
         "them: the board's size cannot be told"
     )
-
-
-#: The share of a profile's variation that one cell's lag must keep for it to repeat cell by
-#: cell (:func:`repeats`).
-CELL_REPEAT = 0.5
-
-
-def repeats(pixels: np.ndarray, pitch: float) -> bool:
-    """Whether ``pixels`` (``[depth, along, channels]``) repeat cell by cell along a side: their
-    profile along it (the mean over the depth, less its running mean over a cell, so a wide
-    block counts by its edges only) correlates with itself a ``pitch`` on by at least
-    :data:`CELL_REPEAT` (more cells do; a header's counter and button do not); True where the
-    profile is under three cells long (too short to tell).
-
-    >>> cells = np.tile(np.r_[np.zeros(4), np.full(12, 200.0)], 8)[None, :, None]
-    >>> header = np.r_[np.zeros(30), np.full(40, 200.0), np.zeros(58)][None, :, None]
-    >>> repeats(cells, 16), repeats(header, 16)
-    (True, False)
-    """
-    import cv2
-
-    profile = pixels.mean(axis=0).astype(np.float64)
-    lag = int(round(pitch))
-    if lag < 1 or profile.shape[0] < 3 * lag:
-        return True
-    mean = cv2.blur(profile[None], (lag, 1), borderType=cv2.BORDER_REFLECT)[0]
-    detrended = (profile - mean.reshape(profile.shape))[lag:-lag]
-    a, b = detrended[:-lag], detrended[lag:]
-    energy = float(np.sqrt((a * a).sum() * (b * b).sum()))
-    return energy > 0 and float((a * b).sum()) >= CELL_REPEAT * energy

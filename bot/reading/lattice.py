@@ -350,19 +350,16 @@ def _framed(image: np.ndarray, lattice: Lattice) -> Lattice:
         ((dx, dy) for dx in range(-rx, rx + 1) for dy in range(-ry, ry + 1)),
         key=lambda d: (abs(d[0]) + abs(d[1]), d),
     )
-    # Sides ending at a plain frame first: with a header taken for the end of a side, Wine's
-    # Minesweeper's lattice two pixels up (the counters' lower edge in its top row) passed.
-    for headers in (False, True):
-        for dx, dy in shifts:
-            moved = lattice.shifted(dx, dy) if dx or dy else lattice
-            if whole_lattice(image, moved, headers):
-                return moved
+    for dx, dy in shifts:
+        moved = lattice.shifted(dx, dy) if dx or dy else lattice
+        if whole_lattice(image, moved):
+            return moved
     return lattice
 
 
-def whole_lattice(image: np.ndarray, lattice: Lattice, headers: bool = True) -> bool:
+def whole_lattice(image: np.ndarray, lattice: Lattice) -> bool:
     """Whether ``lattice`` lies inside ``image`` and ends at a frame on all four sides
-    (:func:`bot.reading.whole.board_problem`, ``headers`` as there)."""
+    (:func:`bot.reading.whole.board_problem`)."""
     from bot.reading.grid import Grid
     from bot.reading.whole import board_problem
 
@@ -371,7 +368,7 @@ def whole_lattice(image: np.ndarray, lattice: Lattice, headers: bool = True) -> 
     x0, y0, x1, y1 = lattice.box
     inside = x0 >= 0 and y0 >= 0 and x1 <= w and y1 <= h
     grid = Grid.from_lines(lattice.xs, lattice.ys)
-    return inside and board_problem(frame, grid, headers) is None
+    return inside and board_problem(frame, grid) is None
 
 
 def _lattice_at(

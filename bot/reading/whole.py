@@ -55,7 +55,7 @@ from itertools import product
 import numpy as np
 
 from bot.errors import BoardCutError
-from bot.reading.evident import line_unseen, repeats
+from bot.reading.evident import line_unseen
 from bot.reading.grid import Grid
 
 #: How deep the strip checked beyond each side is, in cells (the shipped games' frames are at
@@ -181,41 +181,22 @@ def _first_varying_line(strip: _Strip, pitch_along: float) -> int | None:
     return None
 
 
-def _frame_part(
-    strip: _Strip, pitch_along: float, lines: np.ndarray, headers: bool = True
-) -> _Strip | None:
+def _frame_part(strip: _Strip, pitch_along: float) -> _Strip | None:
     """The part of ``strip`` that may be the board's frame: the whole strip when no line of
     it varies cell by cell; the lines before the first that does, when at least
     :data:`MIN_FRAME_LINES` lines of frame come first (a frame thinner than the strip, the
-    desktop beyond it: GNOME Mines' margin of 20 px beside cells of 114 px), or when fewer
-    come first but what varies beyond them is no cells (:func:`_header_beyond`), as a thin
-    strip (not without ``headers``); else None (more cells, or a lattice placed a pixel into a
-    thin frame)."""
+    desktop beyond it: GNOME Mines' margin of 20 px beside cells of 114 px); else None (more
+    cells, or a lattice placed a pixel into a thin frame with a header beyond)."""
     first = _first_varying_line(strip, pitch_along)
     if first is None:
         return strip
-    if first < MIN_FRAME_LINES and not (
-        headers and _header_beyond(strip, first, pitch_along, lines)
-    ):
+    if first < MIN_FRAME_LINES:
         return None
     x0, y0, x1, y1 = strip.box
     skip = {"left": x1, "top": y1, "right": x0, "bottom": y0}[strip.side]
     near = {"left": (skip - first, y0, x1, y1), "top": (x0, skip - first, x1, y1),
             "right": (x0, y0, skip + first, y1), "bottom": (x0, y0, x1, skip + first)}  # fmt: skip
-    thin = strip.thin or first < MIN_FRAME_LINES
-    return _Strip(strip.side, strip.pixels[:first], near[strip.side], thin)
-
-
-def _header_beyond(strip: _Strip, first: int, pitch_along: float, lines: np.ndarray) -> bool:
-    """Whether the lines of ``strip`` from its ``first`` varying one on are a header close to
-    the board, not more cells: a line or more of frame comes first, the lattice's lines do not
-    run on into them, and they do not repeat cell by cell (:func:`~bot.reading.evident.repeats`:
-    a counter and a button do not; ace-minesweeper's, 5 px above its 36 px cells, had its
-    11x11 board refused as going on beyond its top side)."""
-    if first < 1:
-        return False
-    beyond = _Strip(strip.side, strip.pixels[first:], strip.box, strip.thin)
-    return not _lines_continue(beyond, lines) and not repeats(beyond.pixels, pitch_along)
+    return _Strip(strip.side, strip.pixels[:first], near[strip.side], strip.thin)
 
 
 def _lines_continue(strip: _Strip, lines: np.ndarray, alike: bool = False) -> bool:
@@ -288,9 +269,9 @@ def side_problem(frame: np.ndarray, grid: Grid, side: str) -> str | None:
     return framed if isinstance(framed, str) else None
 
 
-def _framed(strip: _Strip, grid: Grid, headers: bool = True) -> _Strip | str:
-    """The part of ``strip`` that is the board's frame (:func:`_frame_part`, ``headers`` as
-    there), or the problem that the board's cells go on into it."""
+def _framed(strip: _Strip, grid: Grid) -> _Strip | str:
+    """The part of ``strip`` that is the board's frame (:func:`_frame_part`), or the problem
+    that the board's cells go on into it."""
     side = strip.side
     along = grid.pitch_y if side in ("left", "right") else grid.pitch_x
     cells = grid.rows if side in ("left", "right") else grid.cols
@@ -299,8 +280,8 @@ def _framed(strip: _Strip, grid: Grid, headers: bool = True) -> _Strip | str:
             f"the board's {side} side is {cells} cell{'s' * (cells > 1)} long: too short to "
             "tell a frame beyond it from more cells (part of a bigger board)"
         )
+    framed = _frame_part(strip, along)
     lines = _lines_along(grid, side)
-    framed = _frame_part(strip, along, lines, headers)
     if framed is None or _lines_continue(framed, lines) or _cells_past(strip, framed, lines):
         x0, y0, x1, y1 = strip.box
         return (
@@ -311,11 +292,9 @@ def _framed(strip: _Strip, grid: Grid, headers: bool = True) -> _Strip | str:
     return framed
 
 
-def board_problem(frame: np.ndarray, grid: Grid, headers: bool = True) -> str | None:
+def board_problem(frame: np.ndarray, grid: Grid) -> str | None:
     """Why the board ``grid`` in ``frame`` is not known to be the whole board, or None when
-    each of its four sides ends at a frame (see the module's description); without
-    ``headers``, a side with a header a few pixels beyond it is not taken to end there (a
-    lattice found without a skin is placed by the sides that end without one first)."""
+    each of its four sides ends at a frame (see the module's description)."""
     strips: dict[str, _Strip] = {}
     for side in SIDES:
         strip = _strip(frame, grid, side)
@@ -323,7 +302,7 @@ def board_problem(frame: np.ndarray, grid: Grid, headers: bool = True) -> str | 
             return strip
         strips[side] = strip
     for side, strip in strips.items():
-        framed = _framed(strip, grid, headers)
+        framed = _framed(strip, grid)
         if isinstance(framed, str):
             return framed
         strips[side] = framed
