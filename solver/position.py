@@ -29,7 +29,13 @@ from itertools import combinations
 from solver.board import COVERED, FLAG, Board, Position
 from solver.constraints import board_constraints
 from solver.errors import ContradictionError
-from solver.probability import Analysis, count_components, mine_probabilities, trim
+from solver.probability import (
+    Analysis,
+    count_components,
+    mine_bounds,
+    mine_probabilities,
+    trim,
+)
 
 #: Most analyses spent looking for the smallest sets of wrong flags (each one about a
 #: millisecond on an expert board); past it the culprits are given as a superset, said so.
@@ -231,5 +237,5 @@ def mine_range(board: Board) -> tuple[int, int]:
     totals = [trim(c.total) for c in count_components(cons)]
     if any(t == [0] for t in totals):
         raise ContradictionError("no mine layout satisfies the numbers")
-    low = fixed + sum(next(m for m, w in enumerate(t) if w) for t in totals)
-    return low, fixed + sum(len(t) - 1 for t in totals) + len(cons.outside)
+    low, high = mine_bounds(totals, len(cons.outside))
+    return fixed + low, fixed + high

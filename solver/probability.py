@@ -412,6 +412,13 @@ def trim(poly: list[int]) -> list[int]:
     return poly[:end]
 
 
+def mine_bounds(totals: list[list[int]], outside: int) -> tuple[int, int]:
+    """Fewest and most mines components of ``totals`` (trimmed, none ``[0]``) and ``outside``
+    cells may hold."""
+    low = sum(next(m for m, w in enumerate(t) if w) for t in totals)
+    return low, sum(len(t) - 1 for t in totals) + outside
+
+
 def combine(cons: Constraints, mines: int, counts: list[ComponentCount]) -> Analysis:
     """The analysis from the counts of every component of ``cons`` and the outside cells."""
     left = cons.mines_left
@@ -433,8 +440,7 @@ def combine(cons: Constraints, mines: int, counts: list[ComponentCount]) -> Anal
 
     solutions = sum(w * outside_ways(m) for m, w in enumerate(everything) if w)
     if solutions == 0:
-        low = sum(next(m for m, w in enumerate(t) if w) for t in totals)
-        high = sum(len(t) - 1 for t in totals) + n_out
+        low, high = mine_bounds(totals, n_out)
         raise ContradictionError(
             f"{left} mines are left to place, but the numbers need at least {low} and the "
             f"covered cells hold at most {high}"

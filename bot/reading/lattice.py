@@ -344,14 +344,16 @@ def _framed(image: np.ndarray, lattice: Lattice) -> Lattice:
     bevel leaves a strip of the edge cells outside the board, or takes in a strip of what
     lies beyond (winemine's counters, four pixels above its board, for the top row)."""
 
+    if whole_lattice(image, lattice):
+        return lattice
     rx = max(FRAME_SHIFT_PX, int(FRAME_SHIFT * lattice.pitch_x + 0.5))
     ry = max(FRAME_SHIFT_PX, int(FRAME_SHIFT * lattice.pitch_y + 0.5))
     shifts = sorted(
-        ((dx, dy) for dx in range(-rx, rx + 1) for dy in range(-ry, ry + 1)),
+        ((dx, dy) for dx in range(-rx, rx + 1) for dy in range(-ry, ry + 1) if dx or dy),
         key=lambda d: (abs(d[0]) + abs(d[1]), d),
     )
     for dx, dy in shifts:
-        moved = lattice.shifted(dx, dy) if dx or dy else lattice
+        moved = lattice.shifted(dx, dy)
         if whole_lattice(image, moved):
             return moved
     return lattice
@@ -367,8 +369,7 @@ def whole_lattice(image: np.ndarray, lattice: Lattice) -> bool:
     h, w = frame.shape[:2]
     x0, y0, x1, y1 = lattice.box
     inside = x0 >= 0 and y0 >= 0 and x1 <= w and y1 <= h
-    grid = Grid.from_lines(lattice.xs, lattice.ys)
-    return inside and board_problem(frame, grid) is None
+    return inside and board_problem(frame, Grid.from_lines(lattice.xs, lattice.ys)) is None
 
 
 def _lattice_at(
