@@ -29,6 +29,7 @@ from itertools import combinations
 from solver.board import COVERED, FLAG, Board, Position
 from solver.constraints import board_constraints
 from solver.errors import ContradictionError
+from solver.game import LEVELS
 from solver.probability import (
     Analysis,
     count_components,
@@ -40,6 +41,14 @@ from solver.probability import (
 #: Most analyses spent looking for the smallest sets of wrong flags (each one about a
 #: millisecond on an expert board); past it the culprits are given as a superset, said so.
 MAX_TRIALS = 1000
+
+#: The mine counts of the usual levels by board size: Windows' three, and the 8x8 of 10 of
+#: Windows 3.1's Minesweeper and its clones.
+USUAL_MINES = {(level.width, level.height): level.mines for level in LEVELS.values()} | {(8, 8): 10}
+
+#: The share of the cells assumed mined on a board of no usual size (between intermediate's
+#: 15.6 % and expert's 20.6 %).
+ESTIMATED_DENSITY = 0.18
 
 
 @dataclass(frozen=True)
@@ -239,3 +248,28 @@ def mine_range(board: Board) -> tuple[int, int]:
         raise ContradictionError("no mine layout satisfies the numbers")
     low, high = mine_bounds(totals, len(cons.outside))
     return fixed + low, fixed + high
+
+
+def estimated_mines(board: Board) -> int:
+    """The mine count to assume when nothing says it: the usual level's for the board's size,
+    else :data:`ESTIMATED_DENSITY` of its cells, kept within what the numbers and flags allow
+    (:func:`mine_range`; a small board's first click may leave fewer covered cells than the
+    level has mines). A board whose numbers contradict each other keeps the plain estimate; the
+    analysis names the contradiction.
+
+    >>> estimated_mines(Board("\\n".join(["." * 16] * 16))), estimated_mines(Board("." * 50))
+    (40, 9)
+    >>> estimated_mines(Board("\\n".join(["00000000"] * 6 + ["00000011", "0000001."])))
+    1
+    """
+    usual = USUAL_MINES.get((board.width, board.height))
+    estimate = (
+        usual
+        if usual is not None
+        else max(1, round(ESTIMATED_DENSITY * board.width * board.height))
+    )
+    try:
+        low, high = mine_range(board)
+    except ContradictionError:
+        return estimate
+    return min(max(low, estimate), high)

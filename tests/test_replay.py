@@ -300,9 +300,10 @@ def test_a_patch_of_empty_cells_is_no_whole_board():
 
 
 def test_an_estimated_mine_count_stays_within_what_the_numbers_allow():
-    """A board with no count shown is given 18 % of its cells, unless its numbers allow fewer
-    (or need more): ace-minesweeper's 8x8 of 6 mines after its first click was given 12 where
-    at most 10 fit, and replay stopped at the contradiction of its own estimate."""
+    """A board with no count shown is given its usual level's count (or 18 % of its cells),
+    unless its numbers allow fewer (or need more): ace-minesweeper's 8x8 of 6 mines after its
+    first click was given 12 where at most 10 fit, and replay stopped at the contradiction of
+    its own estimate."""
     from types import SimpleNamespace
 
     from bot.commands.replay import mine_count

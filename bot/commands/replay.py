@@ -21,10 +21,6 @@ from bot.commands.args import nonnegative_int
 #: Picture suffixes a folder is searched for.
 IMAGE_SUFFIXES = (".png", ".bmp", ".jpg", ".jpeg", ".webp", ".tif", ".tiff")
 
-#: Mine density assumed when neither the user, the screen nor the skin gives the count
-#: (between intermediate's 15.6% and expert's 20.6%).
-ESTIMATED_DENSITY = 0.18
-
 
 def register(subparsers: argparse._SubParsersAction) -> None:
     parser = subparsers.add_parser(
@@ -130,22 +126,15 @@ def mine_count(reading: Any, given: int | None) -> tuple[int, str]:
     if reading.mines is not None:
         source = {"level": "the skin's level of this size", "screen": "the screen"}
         return reading.mines, f"from {source.get(reading.mines_source, reading.mines_source)}"
-    from contextlib import suppress
-
-    from solver.errors import ContradictionError
-    from solver.position import mine_range
+    from solver.position import ESTIMATED_DENSITY, USUAL_MINES, estimated_mines
 
     board = reading.board
-    cells = board.width * board.height
-    known = board.known_mines()
-    low, high = known, known + len(board.covered_cells())
-    # Within what the numbers allow: a small board's first click may leave fewer covered cells
-    # than the density asks for (ace-minesweeper's 8x8 of 6 mines). A contradiction is left
-    # to the analysis, which names it.
-    with suppress(ContradictionError):
-        low, high = mine_range(board)
-    estimate = min(max(low, round(cells * ESTIMATED_DENSITY)), high)
-    return estimate, f"ESTIMATED ({ESTIMATED_DENSITY:.0%} of the cells): the move assumes it"
+    basis = (
+        f"the usual level of a {board.width}x{board.height} board"
+        if (board.width, board.height) in USUAL_MINES
+        else f"{ESTIMATED_DENSITY:.0%} of the cells"
+    )
+    return estimated_mines(board), f"ESTIMATED ({basis}): the move assumes it"
 
 
 def choose(board: Any, mines: int) -> tuple[Any, Any]:

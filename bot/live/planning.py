@@ -12,6 +12,7 @@ from typing import Any
 
 from bot.errors import PlayError
 from solver.board import COVERED, NUMBERS, QUESTION, Board
+from solver.position import estimated_mines
 
 Position = tuple[int, int]
 
@@ -267,24 +268,19 @@ def known_mines(reading: Any, given: int | None, skin: Any) -> int | None:
     return None if mines is None else int(mines)
 
 
-#: The mine counts of the usual levels, by board size (Windows' Minesweeper and its clones).
-USUAL_MINES = {(9, 9): 10, (8, 8): 10, (16, 16): 40, (30, 16): 99}
+def assumed_mines(board: Board) -> tuple[int, str]:
+    """The mine count to assume when nothing says it (:func:`solver.position.estimated_mines`:
+    the usual level's for its size, else a share of the cells), and the warning that says so.
+    A wrong count stops the game at its end (the numbers then need fewer or more mines than
+    are left): 41 for Wine's Minesweeper's intermediate 40 stopped a run.
 
-
-def assumed_mines(width: int, height: int) -> tuple[int, str]:
-    """The mine count to assume when nothing says it, and the warning that says so: the usual
-    level's for its size, else 16 % of the cells. A wrong count stops the game at its end (the
-    numbers then need fewer or more mines than are left): 41 for Wine's Minesweeper's
-    intermediate 40 stopped a run.
-
-    >>> assumed_mines(16, 16)[0], assumed_mines(30, 16)[0], assumed_mines(20, 20)[0]
-    (40, 99, 64)
-    >>> assumed_mines(16, 16)[1]
+    >>> assumed_mines(Board("\\n".join(["." * 30] * 16)))[0]
+    99
+    >>> assumed_mines(Board("\\n".join(["." * 16] * 16)))[1]
     'warning: the mine count is not shown and not given (--mines): assuming 40 for a 16x16 board'
     """
-    usual = USUAL_MINES.get((width, height))
-    mines = usual if usual is not None else max(1, round(0.16 * width * height))
+    mines = estimated_mines(board)
     return mines, (
         "warning: the mine count is not shown and not given (--mines): "
-        f"assuming {mines} for a {width}x{height} board"
+        f"assuming {mines} for a {board.width}x{board.height} board"
     )

@@ -183,7 +183,7 @@ class Player:
             self._mines_shown = int(reading.mines)
         mines = known_mines(reading, self.mines, getattr(self.located, "skin", None))
         if mines is None:
-            mines, warning = assumed_mines(reading.board.width, reading.board.height)
+            mines, warning = assumed_mines(reading.board)
             if not self._warned_estimate:
                 self.out(warning)
                 self._warned_estimate = True
