@@ -37,7 +37,8 @@ from solver.board import MINE_CHARS, Position, neighbour_table
 from solver.constraints import Component, Constraint, Constraints, Group
 from solver.countmemo import CountMemo
 from solver.packing import Known
-from solver.probability import ComponentCount, count_component, poly_mul, running_products, trim
+from solver.polynomials import poly_mul, running_products, trim
+from solver.probability import ComponentCount, count_component
 from solver.trialdata import Part, Prepared, Trial
 
 __all__ = ["Lookahead", "NotExact", "Trial"]

@@ -30,13 +30,8 @@ from solver.board import COVERED, FLAG, Board, Position
 from solver.constraints import board_constraints
 from solver.errors import ContradictionError
 from solver.game import LEVELS
-from solver.probability import (
-    Analysis,
-    count_components,
-    mine_bounds,
-    mine_probabilities,
-    trim,
-)
+from solver.polynomials import mine_bounds, trim
+from solver.probability import Analysis, count_components, mine_probabilities
 
 #: Most analyses spent looking for the smallest sets of wrong flags (each one about a
 #: millisecond on an expert board); past it the culprits are given as a superset, said so.
