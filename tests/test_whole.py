@@ -306,3 +306,32 @@ def test_big_cells_in_a_window_on_a_busy_desktop_read_exactly(skins):
     desktop[120 : 120 + frame.shape[0], 150 : 150 + frame.shape[1]] = frame
     located = locate_board(desktop, skins)
     assert read_frame(desktop, located).board == read_board(f"{BIG_CELLS}.txt")
+
+
+#: ace-minesweeper's boards by level: cells, pitch (px) and top-left corner in its fixtures.
+ACE_BOARDS = {"8x8": (8, 48, (50, 76)), "11x11": (11, 36, (44, 70)), "16x16": (16, 24, (49, 75))}
+
+
+@pytest.mark.parametrize(
+    "name",
+    sorted(
+        p.stem
+        for p in (FIXTURES / "ace-minesweeper").glob("*.png")
+        if p.stem.split("-")[0] in ACE_BOARDS and p.stem != "16x16-screen"
+    ),
+)
+def test_a_header_a_few_pixels_above_the_board_is_no_more_cells(name):
+    """ace-minesweeper (a game no skin ships for) draws its mine counter and its button 5 px
+    above the board at 11x11: the strip beyond the top side varied in its first lines, taken
+    for more cells (its boards at 8x8 and 11x11 refused as going on beyond their top side).
+    Beyond a line or more of frame, lines that do not repeat cell by cell and that the lattice's
+    lines do not run into, over cells unlike the board's, are a header; one or two rows less,
+    the cells beyond are cells (the header rule alone had read 11x11-more a row short)."""
+    from bot.reading.grid import Grid
+
+    frame = cv2.imread(str(FIXTURES / "ace-minesweeper" / f"{name}.png"))
+    n, pitch, (x, y) = ACE_BOARDS[name.split("-")[0]]
+    assert board_problem(frame, Grid(x, y, pitch, pitch, n, n)) is None
+    for fewer in (1, 2):
+        part = Grid(x, y + fewer * pitch, pitch, pitch, n, n - fewer)
+        assert "goes on beyond its top side" in str(board_problem(frame, part))

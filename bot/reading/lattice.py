@@ -27,7 +27,6 @@ else on a desktop does that over such an area. :func:`find_lattice` uses only th
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass
 
 import numpy as np
 
@@ -39,7 +38,8 @@ from bot.reading.lattice_extent import (
     extrapolated,
     grow_extent,
 )
-from bot.reading.lattice_lines import fit_axis, px, refit_even
+from bot.reading.lattice_frame import framed_lattice, whole_lattice
+from bot.reading.lattice_lines import Lattice, fit_axis, refit_even
 from bot.reading.lattice_pitch import (
     EDGE_STEP,
     colour,
@@ -61,14 +61,6 @@ FAINT_STEP = 4
 WEAK_STEP = EDGE_STEP // 2
 #: How much more an edge that runs along a cell side counts for the boundary than a short one.
 LONG_WEIGHT = 4.0
-#: Farthest a lattice found is moved (share of the pitch, at least :data:`FRAME_SHIFT_PX`) to
-#: where the board ends at its frame. The fixtures, also at 200 and 300 %, were found whole
-#: at most 2 px off at 16 px and 4 px at 93 px; each shift tried costs a whole-board check
-#: (tens of ms on big cells), and a cut board tries them all (841 at 113 px: 33 s).
-FRAME_SHIFT = 0.06
-#: Farthest a lattice found is moved at any pitch (px): a boundary put on the wrong side of a
-#: grid line or bevel (Wine's Minesweeper at 16 px: 1 and 2 px).
-FRAME_SHIFT_PX = 2
 #: Fewest cells along each axis for a lattice to count as a board.
 MIN_CELLS = 4
 #: Ratio of the two pitches beyond which the larger is taken for a multiple of the cell.
@@ -77,113 +69,6 @@ SQUARE = 1.75
 #: games that scale tiles to the window (gnome-mines) draw 8x8 boards at over 110 px a cell.
 #: The image's size bounds it further (``min_cells`` cells must fit).
 MAX_PITCH = 300
-
-
-@dataclass(frozen=True)
-class Lattice:
-    """A board's cell grid in image pixels: the x of every column line, the y of every row line.
-
-    Cell (x, y) spans ``xs[x] <= px < xs[x+1]`` and ``ys[y] <= py < ys[y+1]``. Lines are kept
-    one by one because toolkits spread leftover pixels unevenly (gnome-mines: 33 px columns,
-    then 32 px ones) and scaled desktops round each line on its own.
-
-    >>> lat = Lattice.regular(left=10, top=20, pitch_x=16, pitch_y=16, cols=9, rows=9)
-    >>> lat.cell_box(0, 0), lat.cell_box(8, 8)
-    ((10, 20, 26, 36), (138, 148, 154, 164))
-    >>> lat.center(1, 0), lat.cols, lat.rows
-    ((34.0, 28.0), 9, 9)
-    """
-
-    xs: tuple[int, ...]
-    ys: tuple[int, ...]
-
-    @classmethod
-    def regular(
-        cls, left: float, top: float, pitch_x: float, pitch_y: float, cols: int, rows: int
-    ) -> Lattice:
-        """Evenly spaced lines (rounded half up)."""
-        return cls(
-            xs=tuple(px(left + i * pitch_x) for i in range(cols + 1)),
-            ys=tuple(px(top + j * pitch_y) for j in range(rows + 1)),
-        )
-
-    @property
-    def cols(self) -> int:
-        return len(self.xs) - 1
-
-    @property
-    def rows(self) -> int:
-        return len(self.ys) - 1
-
-    @property
-    def pitch_x(self) -> float:
-        return (self.xs[-1] - self.xs[0]) / self.cols
-
-    @property
-    def pitch_y(self) -> float:
-        return (self.ys[-1] - self.ys[0]) / self.rows
-
-    @property
-    def left(self) -> int:
-        return self.xs[0]
-
-    @property
-    def top(self) -> int:
-        return self.ys[0]
-
-    def cell_box(self, x: int, y: int) -> tuple[int, int, int, int]:
-        """``(x0, y0, x1, y1)`` pixel box of cell (x, y), x1/y1 exclusive."""
-        return self.xs[x], self.ys[y], self.xs[x + 1], self.ys[y + 1]
-
-    def center(self, x: int, y: int) -> tuple[float, float]:
-        """Pixel centre of cell (x, y)."""
-        return (self.xs[x] + self.xs[x + 1]) / 2, (self.ys[y] + self.ys[y + 1]) / 2
-
-    @property
-    def box(self) -> tuple[int, int, int, int]:
-        """``(x0, y0, x1, y1)`` of the whole board."""
-        return self.xs[0], self.ys[0], self.xs[-1], self.ys[-1]
-
-    def cells(self, image: np.ndarray, size: tuple[int, int] | None = None) -> np.ndarray:
-        """All cells cut out as one array ``[rows, cols, h, w, channels]``.
-
-        ``size`` (w, h) defaults to the most common cell size; a cell of another size (a
-        wider column, a scaled desktop) is resized to it, so every cell has the same shape.
-        """
-        import cv2
-
-        if size is None:
-            widths = np.diff(self.xs)
-            heights = np.diff(self.ys)
-            size = (int(np.bincount(widths).argmax()), int(np.bincount(heights).argmax()))
-        w, h = size
-        img = image if image.ndim == 3 else image[:, :, None]
-        out = np.empty((self.rows, self.cols, h, w, img.shape[2]), img.dtype)
-        for y in range(self.rows):
-            for x in range(self.cols):
-                x0, y0, x1, y1 = self.cell_box(x, y)
-                cell = img[y0:y1, x0:x1]
-                if cell.shape[:2] != (h, w):
-                    cell = cv2.resize(cell, (w, h), interpolation=cv2.INTER_AREA)
-                    if cell.ndim == 2:
-                        cell = cell[:, :, None]
-                out[y, x] = cell
-        return out
-
-    def shifted(self, dx: int, dy: int) -> Lattice:
-        """The same lattice with every line moved by ``dx``, ``dy`` pixels.
-
-        >>> Lattice(xs=(0, 20, 40), ys=(5, 25)).shifted(1, -1)
-        Lattice(xs=(1, 21, 41), ys=(4, 24))
-        """
-        return Lattice(tuple(x + dx for x in self.xs), tuple(y + dy for y in self.ys))
-
-    def describe(self) -> str:
-        """One line for people: ``30x16 cells, pitch 20.00x20.00 px, at (4, 28)``."""
-        return (
-            f"{self.cols}x{self.rows} cells, pitch {self.pitch_x:.2f}x{self.pitch_y:.2f} px, "
-            f"at ({self.left}, {self.top})"
-        )
 
 
 def _largest_blob(mask: np.ndarray, weight: np.ndarray) -> tuple[int, int, int, int]:
@@ -315,7 +200,7 @@ def _lattice_of(
     # at again near the other's, and the pair giving the larger board is kept.
     if max(px, py) <= SQUARE * min(px, py):
         lattice = _lattice_at(image, vertical, horizontal, px, py, min_cells, whole_pixels)
-        return _framed(image, lattice)
+        return framed_lattice(image, lattice)
     big, small = max(px, py), min(px, py)
     pairs = []
     for again, edges in ((px == big, ev), (py == big, eh.T)):
@@ -334,42 +219,7 @@ def _lattice_of(
             error = exc
     if not found:
         raise error
-    return _framed(image, max(found, key=lambda lat: lat.cols * lat.rows))
-
-
-def _framed(image: np.ndarray, lattice: Lattice) -> Lattice:
-    """``lattice``, or the same lattice moved by a pixel or two to where the board ends at its
-    frame on all four sides (:func:`bot.reading.whole.board_problem`) when it does not as
-    found (the nearest such place): a boundary put on the wrong side of a grid line or a
-    bevel leaves a strip of the edge cells outside the board, or takes in a strip of what
-    lies beyond (winemine's counters, four pixels above its board, for the top row)."""
-
-    if whole_lattice(image, lattice):
-        return lattice
-    rx = max(FRAME_SHIFT_PX, int(FRAME_SHIFT * lattice.pitch_x + 0.5))
-    ry = max(FRAME_SHIFT_PX, int(FRAME_SHIFT * lattice.pitch_y + 0.5))
-    shifts = sorted(
-        ((dx, dy) for dx in range(-rx, rx + 1) for dy in range(-ry, ry + 1) if dx or dy),
-        key=lambda d: (abs(d[0]) + abs(d[1]), d),
-    )
-    for dx, dy in shifts:
-        moved = lattice.shifted(dx, dy)
-        if whole_lattice(image, moved):
-            return moved
-    return lattice
-
-
-def whole_lattice(image: np.ndarray, lattice: Lattice) -> bool:
-    """Whether ``lattice`` lies inside ``image`` and ends at a frame on all four sides
-    (:func:`bot.reading.whole.board_problem`)."""
-    from bot.reading.grid import Grid
-    from bot.reading.whole import board_problem
-
-    frame = image[..., :3] if image.ndim == 3 else np.repeat(image[..., None], 3, axis=2)
-    h, w = frame.shape[:2]
-    x0, y0, x1, y1 = lattice.box
-    inside = x0 >= 0 and y0 >= 0 and x1 <= w and y1 <= h
-    return inside and board_problem(frame, Grid.from_lines(lattice.xs, lattice.ys)) is None
+    return framed_lattice(image, max(found, key=lambda lat: lat.cols * lat.rows))
 
 
 def _lattice_at(

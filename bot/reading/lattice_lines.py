@@ -284,3 +284,110 @@ def whole_pitch(profile: np.ndarray, pitch: float, lo: int, hi: int) -> float:
     # places lines on the pixel beside (two kinds of cell) gains nothing.
     step, _ = _whole_or_fraction(profile, starts, [whole, pitch], np.arange(n + 1), exact=False)
     return step
+
+
+@dataclass(frozen=True)
+class Lattice:
+    """A board's cell grid in image pixels: the x of every column line, the y of every row line.
+
+    Cell (x, y) spans ``xs[x] <= px < xs[x+1]`` and ``ys[y] <= py < ys[y+1]``. Lines are kept
+    one by one because toolkits spread leftover pixels unevenly (gnome-mines: 33 px columns,
+    then 32 px ones) and scaled desktops round each line on its own.
+
+    >>> lat = Lattice.regular(left=10, top=20, pitch_x=16, pitch_y=16, cols=9, rows=9)
+    >>> lat.cell_box(0, 0), lat.cell_box(8, 8)
+    ((10, 20, 26, 36), (138, 148, 154, 164))
+    >>> lat.center(1, 0), lat.cols, lat.rows
+    ((34.0, 28.0), 9, 9)
+    """
+
+    xs: tuple[int, ...]
+    ys: tuple[int, ...]
+
+    @classmethod
+    def regular(
+        cls, left: float, top: float, pitch_x: float, pitch_y: float, cols: int, rows: int
+    ) -> Lattice:
+        """Evenly spaced lines (rounded half up)."""
+        return cls(
+            xs=tuple(px(left + i * pitch_x) for i in range(cols + 1)),
+            ys=tuple(px(top + j * pitch_y) for j in range(rows + 1)),
+        )
+
+    @property
+    def cols(self) -> int:
+        return len(self.xs) - 1
+
+    @property
+    def rows(self) -> int:
+        return len(self.ys) - 1
+
+    @property
+    def pitch_x(self) -> float:
+        return (self.xs[-1] - self.xs[0]) / self.cols
+
+    @property
+    def pitch_y(self) -> float:
+        return (self.ys[-1] - self.ys[0]) / self.rows
+
+    @property
+    def left(self) -> int:
+        return self.xs[0]
+
+    @property
+    def top(self) -> int:
+        return self.ys[0]
+
+    def cell_box(self, x: int, y: int) -> tuple[int, int, int, int]:
+        """``(x0, y0, x1, y1)`` pixel box of cell (x, y), x1/y1 exclusive."""
+        return self.xs[x], self.ys[y], self.xs[x + 1], self.ys[y + 1]
+
+    def center(self, x: int, y: int) -> tuple[float, float]:
+        """Pixel centre of cell (x, y)."""
+        return (self.xs[x] + self.xs[x + 1]) / 2, (self.ys[y] + self.ys[y + 1]) / 2
+
+    @property
+    def box(self) -> tuple[int, int, int, int]:
+        """``(x0, y0, x1, y1)`` of the whole board."""
+        return self.xs[0], self.ys[0], self.xs[-1], self.ys[-1]
+
+    def cells(self, image: np.ndarray, size: tuple[int, int] | None = None) -> np.ndarray:
+        """All cells cut out as one array ``[rows, cols, h, w, channels]``.
+
+        ``size`` (w, h) defaults to the most common cell size; a cell of another size (a
+        wider column, a scaled desktop) is resized to it, so every cell has the same shape.
+        """
+        import cv2
+
+        if size is None:
+            widths = np.diff(self.xs)
+            heights = np.diff(self.ys)
+            size = (int(np.bincount(widths).argmax()), int(np.bincount(heights).argmax()))
+        w, h = size
+        img = image if image.ndim == 3 else image[:, :, None]
+        out = np.empty((self.rows, self.cols, h, w, img.shape[2]), img.dtype)
+        for y in range(self.rows):
+            for x in range(self.cols):
+                x0, y0, x1, y1 = self.cell_box(x, y)
+                cell = img[y0:y1, x0:x1]
+                if cell.shape[:2] != (h, w):
+                    cell = cv2.resize(cell, (w, h), interpolation=cv2.INTER_AREA)
+                    if cell.ndim == 2:
+                        cell = cell[:, :, None]
+                out[y, x] = cell
+        return out
+
+    def shifted(self, dx: int, dy: int) -> Lattice:
+        """The same lattice with every line moved by ``dx``, ``dy`` pixels.
+
+        >>> Lattice(xs=(0, 20, 40), ys=(5, 25)).shifted(1, -1)
+        Lattice(xs=(1, 21, 41), ys=(4, 24))
+        """
+        return Lattice(tuple(x + dx for x in self.xs), tuple(y + dy for y in self.ys))
+
+    def describe(self) -> str:
+        """One line for people: ``30x16 cells, pitch 20.00x20.00 px, at (4, 28)``."""
+        return (
+            f"{self.cols}x{self.rows} cells, pitch {self.pitch_x:.2f}x{self.pitch_y:.2f} px, "
+            f"at ({self.left}, {self.top})"
+        )

@@ -57,6 +57,7 @@ import numpy as np
 from bot.errors import BoardCutError
 from bot.reading.evident import line_unseen
 from bot.reading.grid import Grid
+from bot.reading.header import cells_unlike_above, repeats
 
 #: How deep the strip checked beyond each side is, in cells (the shipped games' frames are at
 #: least 0.55 cells wide: GNOME Mines' bottom margin at its smallest window).
@@ -93,6 +94,8 @@ CORNER_TOLERANCE = 12
 MIN_EDGED_SIDES = 2
 
 SIDES = ("left", "top", "right", "bottom")
+#: How a side along which the board's cells seem to go on is named (the start of the problem).
+GOES_ON = "the board goes on beyond its {} side"
 
 
 @dataclass(frozen=True)
@@ -181,22 +184,52 @@ def _first_varying_line(strip: _Strip, pitch_along: float) -> int | None:
     return None
 
 
-def _frame_part(strip: _Strip, pitch_along: float) -> _Strip | None:
+def _frame_part(
+    strip: _Strip, pitch_along: float, lines: np.ndarray, header: Callable[[], bool] | None
+) -> _Strip | None:
     """The part of ``strip`` that may be the board's frame: the whole strip when no line of
     it varies cell by cell; the lines before the first that does, when at least
     :data:`MIN_FRAME_LINES` lines of frame come first (a frame thinner than the strip, the
-    desktop beyond it: GNOME Mines' margin of 20 px beside cells of 114 px); else None (more
-    cells, or a lattice placed a pixel into a thin frame with a header beyond)."""
+    desktop beyond it: GNOME Mines' margin of 20 px beside cells of 114 px), or when fewer
+    come first but what varies beyond them is a header, not cells (:func:`_header_beyond`;
+    ``header`` says whether the cells a next row would hold are unlike the board's; None: no
+    header looked for), as a thin strip; else None (more cells, or a lattice placed a pixel
+    into a thin frame)."""
     first = _first_varying_line(strip, pitch_along)
     if first is None:
         return strip
-    if first < MIN_FRAME_LINES:
+    if first < MIN_FRAME_LINES and not (
+        header is not None and _header_beyond(strip, first, pitch_along, lines, header)
+    ):
         return None
     x0, y0, x1, y1 = strip.box
     skip = {"left": x1, "top": y1, "right": x0, "bottom": y0}[strip.side]
     near = {"left": (skip - first, y0, x1, y1), "top": (x0, skip - first, x1, y1),
             "right": (x0, y0, skip + first, y1), "bottom": (x0, y0, x1, skip + first)}  # fmt: skip
-    return _Strip(strip.side, strip.pixels[:first], near[strip.side], strip.thin)
+    thin = strip.thin or first < MIN_FRAME_LINES
+    return _Strip(strip.side, strip.pixels[:first], near[strip.side], thin)
+
+
+#: Fewest cells of a next row above the board that must look like none of the board's for the
+#: strip beyond its top side to be a header (a counter and a button; one cell may be the only
+#: mine that went off).
+MIN_HEADER_CELLS = 2
+
+
+def _header_beyond(
+    strip: _Strip, first: int, pitch_along: float, lines: np.ndarray, header: Callable[[], bool]
+) -> bool:
+    """Whether the lines of ``strip`` from its ``first`` varying one on are a header close to
+    the board's top side (:mod:`bot.reading.header`), not more cells: a line or more of frame
+    comes first, the lattice's lines do not run on into them, they do not repeat cell by cell,
+    and ``header()`` (the cells a next row would hold are unlike the board's own). Headers are
+    looked for above the board only: games draw their counters there."""
+    if strip.side != "top" or first < 1:
+        return False
+    beyond = _Strip(strip.side, strip.pixels[first:], strip.box, strip.thin)
+    return (
+        not _lines_continue(beyond, lines) and not repeats(beyond.pixels, pitch_along) and header()
+    )
 
 
 def _lines_continue(strip: _Strip, lines: np.ndarray, alike: bool = False) -> bool:
@@ -269,9 +302,10 @@ def side_problem(frame: np.ndarray, grid: Grid, side: str) -> str | None:
     return framed if isinstance(framed, str) else None
 
 
-def _framed(strip: _Strip, grid: Grid) -> _Strip | str:
-    """The part of ``strip`` that is the board's frame (:func:`_frame_part`), or the problem
-    that the board's cells go on into it."""
+def _framed(strip: _Strip, grid: Grid, frame: np.ndarray | None = None) -> _Strip | str:
+    """The part of ``strip`` that is the board's frame (:func:`_frame_part`; a header close to
+    the top side is looked for in ``frame``, given), or the problem that the board's cells go
+    on into it."""
     side = strip.side
     along = grid.pitch_y if side in ("left", "right") else grid.pitch_x
     cells = grid.rows if side in ("left", "right") else grid.cols
@@ -280,21 +314,24 @@ def _framed(strip: _Strip, grid: Grid) -> _Strip | str:
             f"the board's {side} side is {cells} cell{'s' * (cells > 1)} long: too short to "
             "tell a frame beyond it from more cells (part of a bigger board)"
         )
-    framed = _frame_part(strip, along)
     lines = _lines_along(grid, side)
+    header = None if frame is None else lambda: cells_unlike_above(frame, grid) >= MIN_HEADER_CELLS
+    framed = _frame_part(strip, along, lines, header)
     if framed is None or _lines_continue(framed, lines) or _cells_past(strip, framed, lines):
         x0, y0, x1, y1 = strip.box
         return (
-            f"the board goes on beyond its {side} side: the picture at x {x0}..{x1 - 1}, "
+            f"{GOES_ON.format(side)}: the picture at x {x0}..{x1 - 1}, "
             f"y {y0}..{y1 - 1} repeats cell by cell like the board (cells there do not "
             "read: covered by a translucent window, cut, or drawn unlike the skin)"
         )
     return framed
 
 
-def board_problem(frame: np.ndarray, grid: Grid) -> str | None:
+def board_problem(frame: np.ndarray, grid: Grid, headers: bool = True) -> str | None:
     """Why the board ``grid`` in ``frame`` is not known to be the whole board, or None when
-    each of its four sides ends at a frame (see the module's description)."""
+    each of its four sides ends at a frame (see the module's description); without
+    ``headers``, a side with a header a few pixels beyond it is not taken to end there (a
+    lattice found without a skin is placed by the sides that end without one first)."""
     strips: dict[str, _Strip] = {}
     for side in SIDES:
         strip = _strip(frame, grid, side)
@@ -302,7 +339,7 @@ def board_problem(frame: np.ndarray, grid: Grid) -> str | None:
             return strip
         strips[side] = strip
     for side, strip in strips.items():
-        framed = _framed(strip, grid)
+        framed = _framed(strip, grid, frame if headers else None)
         if isinstance(framed, str):
             return framed
         strips[side] = framed
