@@ -269,3 +269,20 @@ def test_a_small_boards_whole_pixel_pitch_is_found_for_a_capture_at_100_percent(
     for lines in (lat.xs, lat.ys):
         offsets = [v - 20 * k for k, v in enumerate(lines)]
         assert max(offsets) - min(offsets) <= 1, lines
+
+
+@pytest.mark.parametrize("name", ["8x8-first", "8x8-lost", "8x8-mid", "11x11-won"])
+def test_lines_drawn_dotted_between_open_cells_run_on(name: str) -> None:
+    """ace-minesweeper draws the lines between its open cells as dots 6 px apart: boards
+    mostly open were found as a strip of 8x3 or 3x8 cells (covered cells, drawn whole) and
+    refused, so tune could not learn the game from its 8x8 mid-game shot alone."""
+    import cv2
+
+    from bot.reading.lattice_frame import whole_lattice
+
+    png = Path(__file__).parent / "fixtures" / "ace-minesweeper" / f"{name}.png"
+    rows = png.with_suffix(".txt").read_text(encoding="utf-8").split()
+    image = cv2.imread(str(png))
+    lat = find_lattice(image)
+    assert (lat.cols, lat.rows) == (len(rows[0]), len(rows))
+    assert whole_lattice(image, lat)
