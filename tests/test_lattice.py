@@ -169,7 +169,7 @@ def test_lattice_cells_cut_every_cell_at_one_size() -> None:
 #: (29 px cells, mostly open, big digits centred in the cells) is found by how far the faint
 #: lines between its open cells run; its won medium board is still refused (the lines placed
 #: from one row of digits are off by a fraction of a pixel a row, and the rows do not grow).
-FOUND = {"kmines": 13, "kmines-classic": 8, "winemine": 14, "xbomb": 10}
+FOUND = {"ace-minesweeper": 21, "kmines": 13, "kmines-classic": 8, "winemine": 14, "xbomb": 10}
 
 
 @pytest.mark.parametrize("game", sorted(FOUND))

@@ -142,6 +142,9 @@ UNBROKEN = 0.9
 #: Share of a strip's blocks that must show both their sides for the strip to be a row of
 #: cells (a header's digits and buttons give a few such blocks by chance, never this many).
 CELL_SHARE = 0.5
+#: Fewest blocks drawn like the board's cells in a strip whose sides draw no lines but along
+#: which the frame runs on (a header's one button may look like a cell; two do not).
+MIN_FRAMED_CELLS = 2
 
 
 #: Mean colour difference (0-255) within which two blocks are drawn alike.
@@ -269,10 +272,14 @@ def strip_is_board(
             cells += _looks_like(_block(view, a, b, across[k], across[k + 1], m), board)
     if cells >= CELL_SHARE * (c1 - c0):
         return True
-    # Open cells that draw no lines: the frame must run on along the strip's ends, and one
-    # of its blocks at least must be a cell as seen beside it (a header box may line up
-    # with one side of the frame, but holds no cell).
-    return bool(frame) and cells > 0 and all(rows[:, col].mean() >= UNBROKEN for col in frame)
+    # Open cells that draw no lines: the frame must run on along the strip's ends, and two
+    # of its blocks at least must be cells as seen beside it (a header box may line up with
+    # one side of the frame, and hold a button drawn like a cell: ace-minesweeper's).
+    return (
+        bool(frame)
+        and cells >= MIN_FRAMED_CELLS
+        and all(rows[:, col].mean() >= UNBROKEN for col in frame)
+    )
 
 
 def grow_extent(
