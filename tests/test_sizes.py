@@ -237,6 +237,17 @@ def test_a_big_board_stretched_by_a_desktop_keeps_its_lines_within_the_scaling(s
     assert board == read_board(str(png.with_suffix(".txt")))
 
 
+def test_cells_bigger_than_300_px_are_found(skins):
+    """GNOME Mines' 8x8 board in a 1200x1000 window (113 px cells) on a 300 % desktop: 339 px
+    cells, past the 300 px the lattice finder looked up to; no board was found there."""
+    from tests.fixtures.perturb import scale
+
+    png = FIXTURES / "gnome-mines-sizes/w1200x1000-small-mid.png"
+    frame = scale(cv2.imread(str(png)), 3.0, "bilinear")
+    board = read_frame(frame, locate_board(frame, skins)).board
+    assert board == read_board(str(png.with_suffix(".txt")))
+
+
 def test_a_flag_on_lines_placed_off_is_not_read_as_a_question_mark(skins):
     """The same board on the lattice the wider reach placed (columns 5-6 px off): two flags
     scored 0.02 above as GNOME's question mark (flag and mark differ in a few per cent of the

@@ -66,9 +66,10 @@ MIN_CELLS = 4
 #: Ratio of the two pitches beyond which the larger is taken for a multiple of the cell.
 SQUARE = 1.75
 #: Largest cell size looked for by default (px): 64 px tiles on a 300% desktop are 192 px, and
-#: games that scale tiles to the window (gnome-mines) draw 8x8 boards at over 110 px a cell.
-#: The image's size bounds it further (``min_cells`` cells must fit).
-MAX_PITCH = 300
+#: games that scale tiles to the window draw bigger ones (gnome-mines' 8x8 board in a 1200x1000
+#: window: 113 px a cell, 339 px on a 300% desktop). The image's size bounds it further
+#: (``min_cells`` cells must fit).
+MAX_PITCH = 400
 
 
 def _largest_blob(mask: np.ndarray, weight: np.ndarray) -> tuple[int, int, int, int]:
