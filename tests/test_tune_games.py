@@ -23,7 +23,8 @@ import pytest
 from tests.tune_games import RECIPES, read_fixtures, tune_game
 
 #: Fixtures each game's tuned skin reads exactly (of kmines 14, kmines-classic 8, winemine 14,
-#: xbomb 10, web-win98 13, ace-minesweeper 21); the others are refused.
+#: xbomb 10, web-win98 13, ace-minesweeper 21, gnome-mines-classic 10, gnome-mines-default
+#: 10); the others are refused.
 EXACT = {
     "kmines": 9,
     "kmines-classic": 7,
@@ -31,6 +32,8 @@ EXACT = {
     "xbomb": 7,
     "web-win98": 8,
     "ace-minesweeper": 11,
+    "gnome-mines-classic": 7,
+    "gnome-mines-default": 8,
 }
 
 

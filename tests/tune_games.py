@@ -44,6 +44,8 @@ RECIPES = {
     "xbomb": Recipe("expert-mid", ("expert-fresh",)),
     "web-win98": Recipe("expert-mid", ("expert-fresh",)),
     "ace-minesweeper": Recipe("16x16-mid", ("16x16-fresh",)),
+    "gnome-mines-classic": Recipe("medium-mid", ("medium-fresh",)),
+    "gnome-mines-default": Recipe("medium-mid", ("medium-fresh",)),
 }
 
 
@@ -99,7 +101,12 @@ def _fixture(game: str, name: str, suffix: str) -> Path:
 
 #: Games whose cells are drawn at another size on each level (KMines fills its window): a skin
 #: is learnt per size, from that level's fixtures (``<level>-NAME``).
-LEVELS_DRAWN_APART = {"kmines": ("easy", "medium", "hard"), "kmines-classic": ("easy", "medium")}
+LEVELS_DRAWN_APART = {
+    "kmines": ("easy", "medium", "hard"),
+    "kmines-classic": ("easy", "medium"),
+    "gnome-mines-classic": ("small", "medium"),  # 46 px cells in its own window, 36 px at 820x668
+    "gnome-mines-default": ("small", "medium"),
+}
 
 
 def level_recipes(game: str) -> dict[str, tuple[Recipe, tuple[str, ...]]]:
