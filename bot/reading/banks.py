@@ -12,7 +12,13 @@ from functools import lru_cache
 
 import numpy as np
 
-from bot.reading.detail import MIN_DETAIL_SHARE, detail_pixels
+from bot.reading.detail import (
+    BGR_INK,
+    MIN_DETAIL_SHARE,
+    detail_pixels,
+    glyph_pixels,
+    ink_free_pixels,
+)
 from bot.reading.skins import CLASS_CHARS, Skin
 
 #: Every how many sampled values the SSD ranking looks at. 1 (all): a sparser ranking is faster
@@ -49,6 +55,16 @@ class TemplateBank:
     detail_count: np.ndarray
     #: [K, D] each template's commonest colour, in every pixel (the colour space of ``u8``).
     common: np.ndarray
+    #: [K, D / 3] uint8, where a cell's ink shows the template's glyph, and [K] how many
+    #: pixels the glyph has (0: too few to judge by) (:func:`~bot.reading.detail.glyph_pixels`).
+    glyph_near: np.ndarray
+    glyph_count: np.ndarray
+    #: [K, D / 3] uint8, where ink in a cell is none of the template's
+    #: (:func:`~bot.reading.detail.ink_free_pixels`); None: a cell's ink is not judged.
+    ink_free: np.ndarray | None
+    #: What counts as ink in each channel of ``u8``'s colour space
+    #: (:data:`~bot.reading.detail.BGR_INK`, or YCrCb's).
+    ink_levels: tuple[int, ...] = BGR_INK
     #: Whether a detail pixel counts as shown when the cell is nearer the template there than
     #: the template's commonest colour (a bank whose tolerance was widened at edges, where a
     #: flat patch would pass within it), rather than when it is within the tolerance.
@@ -208,8 +224,10 @@ def _assembled(
     tol = np.stack([t for _, t in rows])
     tol[:, ~mask.reshape(-1)] = 255
     detail, common = detail_pixels(u8, tol)
+    counted = mask.reshape(-1, 3)[:, 0]
     count = detail.sum(axis=1, dtype=np.int32)
-    count[count < MIN_DETAIL_SHARE * mask.reshape(-1, 3)[:, 0].sum()] = 0
+    count[count < MIN_DETAIL_SHARE * counted.sum()] = 0
+    glyph_near, glyph_count = glyph_pixels(u8, common, detail, counted, h, w)
     return TemplateBank(
         classes=classes,
         chars=np.array([CLASS_CHARS[c] for c in classes]),
@@ -225,6 +243,9 @@ def _assembled(
         detail=detail,
         detail_count=count,
         common=common,
+        glyph_near=glyph_near,
+        glyph_count=glyph_count,
+        ink_free=ink_free_pixels(detail, counted, h, w),
     )
 
 

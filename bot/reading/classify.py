@@ -123,7 +123,12 @@ def classify_cells(
     step = sample_step(skin) if step is None else step
     bank = template_bank(skin, sx, sy, step)
     if not detail:
-        bank = replace(bank, detail_count=np.zeros_like(bank.detail_count))
+        bank = replace(
+            bank,
+            detail_count=np.zeros_like(bank.detail_count),
+            glyph_count=np.zeros_like(bank.glyph_count),
+            ink_free=None,
+        )
     samples = sample_cells(
         frame_bgr,
         grid,
@@ -357,6 +362,7 @@ def _toned_bank(bank: TemplateBank, curve: ToneCurve, state: ReaderState) -> Tem
             sq=(f32 * f32).sum(axis=1),
             tol=toned_tolerance(bank.u8, bank.tol, curve),
             tol_all=None,
+            common=curve.apply(bank.common),
         )
         if len(state.toned_banks) >= KEPT_TONED:
             state.toned_banks.pop(next(iter(state.toned_banks)))

@@ -57,7 +57,7 @@ def detail_cap(far: np.ndarray, detail: np.ndarray, count: np.ndarray) -> np.nda
     """The most each comparison may score (``[M]``): the share of its template's detail pixels
     it matches where that is under :data:`DETAIL_FLOOR`, else 1 (also where the template has
     too few detail pixels to judge by, ``count`` 0). ``far`` ``[M, P]`` marks the pixels off
-    (0/1, :func:`~bot.reading.matching.far_pixel_map`), ``detail`` ``[M, P]`` the template's
+    (0/1, :func:`far_pixel_map`), ``detail`` ``[M, P]`` the template's
     detail pixels (0/1).
 
     >>> far = np.array([[1, 1, 0, 0], [0, 0, 0, 1]], np.uint8)
@@ -86,3 +86,209 @@ def absent_pixels(to_template: np.ndarray, to_common: np.ndarray) -> np.ndarray:
     m, d = to_template.shape
     near_template = to_template.reshape(m, d // 3, 3).max(axis=2)
     return (near_template >= to_common.reshape(m, d // 3, 3).max(axis=2)).astype(np.uint8)
+
+
+#: Per-channel difference from a template's commonest colour past which a pixel is ink: a
+#: digit's stroke, a flag, a mine, a pointer (noise of sigma 8 stays below it).
+INK_LEVEL = 48
+#: Ink within this share of the cell's size of where the template draws its own counts as
+#: the template's (a stroke a pixel or two off on a scaled desktop, a bevel drawn thinner).
+INK_REACH = 0.08
+#: Ink in the band of this share of the cell round its edge is not judged (a neighbour's
+#: colour bled in, a bevel a pixel off).
+INK_BORDER = 0.12
+#: Share of a cell's counted pixels of ink that its template draws nowhere near, past which
+#: the cell is not that template's class: scored ``EXTRA_INK / share`` at most. A digit drawn
+#: on a flat tile of another game's open colour is not that flat tile.
+EXTRA_INK = 0.03
+#: A cell showing less ink near its template's glyph than this share of the glyph is scored
+#: by that share at most: a plain tile is no mine, however well it matches the tile round it.
+GLYPH_FLOOR = 0.25
+
+
+def glyph_pixels(
+    u8: np.ndarray, common: np.ndarray, detail: np.ndarray, counted: np.ndarray, h: int, w: int
+) -> tuple[np.ndarray, np.ndarray]:
+    """Each template's glyph: its ink (pixels past :data:`INK_LEVEL` from its commonest colour)
+    among its detail pixels inside the border band (:data:`INK_BORDER`: a bevel, a line round
+    the cell are drawn there) that fewer than half of the templates share (the tile's outline,
+    a gap round it, are every class's); as ``(near, count)``: where a cell's ink shows the
+    glyph (the glyph widened by :data:`INK_REACH`, ``[K, P]`` uint8) and how many pixels the
+    glyph has (``[K]``, 0 where fewer than :data:`MIN_DETAIL_SHARE` of the ``counted`` ones).
+    ``u8``, ``common`` ``[K, D]``: the templates and their commonest colours; ``detail``
+    ``[K, P]`` (:func:`detail_pixels`); ``h`` x ``w`` samples a cell.
+
+    >>> u8 = np.full((3, 108), 100, np.uint8); u8[0, 42:48] = 0; u8[:, 105:] = 250
+    >>> detail, common = detail_pixels(u8, np.full((3, 108), 8, np.uint8))
+    >>> near, count = glyph_pixels(u8, common, detail, np.ones(36, bool), 6, 6)
+    >>> count.tolist(), near[0].reshape(6, 6)[1].tolist()
+    ([2, 0, 0], [0, 1, 1, 1, 1, 0])
+    """
+    import cv2
+
+    shared = 2 * detail.sum(axis=0, dtype=np.int32) >= len(u8)
+    ink = _ink(cv2.absdiff(u8, common)).astype(bool)
+    glyph = ink & detail.astype(bool) & ~shared[None] & _inside(counted, h, w)[None]
+    count = glyph.sum(axis=1, dtype=np.int32)
+    count[count < MIN_DETAIL_SHARE * counted.sum()] = 0
+    return _widened(glyph, h, w), count
+
+
+def ink_free_pixels(detail: np.ndarray, counted: np.ndarray, h: int, w: int) -> np.ndarray:
+    """Where a cell's ink is none of its template's (``[K, P]`` uint8, 0/1): counted pixels
+    (``counted`` ``[P]`` bool) inside the border band (:data:`INK_BORDER`) and beyond
+    :data:`INK_REACH` of the template's detail pixels (``detail`` ``[K, P]``, samples ``h`` x
+    ``w``).
+
+    >>> detail = np.zeros((1, 100), np.uint8); detail[0, 55] = 1
+    >>> free = ink_free_pixels(detail, np.ones(100, bool), 10, 10).reshape(10, 10)
+    >>> int(free.sum()), int(free[5, 5]), int(free[2, 2]), int(free[0, 0])
+    (55, 0, 1, 0)
+    """
+    near = _widened(detail.astype(bool), h, w).astype(bool)
+    return (_inside(counted, h, w)[None] & ~near).astype(np.uint8)
+
+
+def _inside(counted: np.ndarray, h: int, w: int) -> np.ndarray:
+    """The ``counted`` pixels (``[P]`` bool, ``h`` x ``w``) inside the border band
+    (:data:`INK_BORDER`), where a cell's glyph is drawn: ``[P]`` bool."""
+    inside = counted.reshape(h, w).copy()
+    band_y, band_x = max(1, int(round(INK_BORDER * h))), max(1, int(round(INK_BORDER * w)))
+    inside[:band_y], inside[-band_y:], inside[:, :band_x], inside[:, -band_x:] = (False,) * 4
+    return inside.reshape(-1)
+
+
+def _widened(pixels: np.ndarray, h: int, w: int) -> np.ndarray:
+    """``pixels`` (``[K, P]``, each ``h`` x ``w``) widened by :data:`INK_REACH` of the cell
+    each way, as uint8 0/1."""
+    import cv2
+
+    reach = max(1, int(round(INK_REACH * max(h, w))))
+    kernel = np.ones((2 * reach + 1, 2 * reach + 1), np.uint8)
+    out = np.zeros(pixels.shape, np.uint8)
+    for k in range(pixels.shape[0]):
+        out[k] = cv2.dilate(pixels[k].reshape(h, w).astype(np.uint8), kernel).reshape(-1)
+    return out
+
+
+#: :data:`INK_LEVEL` per channel in BGR, and in YCrCb (whose colour axes are about half as
+#: wide: Cr = 0.71 (R - Y), Cb = 0.56 (B - Y)).
+BGR_INK = (INK_LEVEL,) * 3
+YCRCB_INK = (INK_LEVEL, INK_LEVEL // 2, INK_LEVEL // 2)
+
+
+def _ink(to_common: np.ndarray, levels: tuple[int, ...] = BGR_INK) -> np.ndarray:
+    """Which pixels of ``to_common`` (``[M, P * 3]`` uint8, differences from a commonest
+    colour; overwritten) are ink, a channel past its level in ``levels``: ``[M, P]`` uint8, 0
+    or 1.
+
+    >>> _ink(np.array([[49, 0, 0, 0, 30, 30]], np.uint8), YCRCB_INK).tolist()
+    [[1, 1]]
+    """
+    import cv2
+
+    m, d = to_common.shape
+    pixels = to_common.reshape(m, d // 3, 3)
+    if tuple(levels) != (INK_LEVEL,) * 3:  # each channel scaled to the one level
+        scale = tuple(INK_LEVEL / level for level in levels) + (0.0,)  # a per-channel scalar
+        cv2.multiply(pixels, scale, dst=pixels)  # type: ignore[call-overload]
+    cv2.threshold(pixels, INK_LEVEL, 255, cv2.THRESH_BINARY, dst=pixels)
+    # Nonzero in grey exactly where some channel is (every channel has a positive weight).
+    grey = cv2.cvtColor(pixels, cv2.COLOR_BGR2GRAY)
+    return cv2.threshold(grey, 0, 1, cv2.THRESH_BINARY, dst=grey)[1]
+
+
+def shown_cap(
+    to_common: np.ndarray,
+    glyph_near: np.ndarray,
+    glyph_count: np.ndarray,
+    ink_free: np.ndarray,
+    counted: int,
+    lent: np.ndarray | None = None,
+    levels: tuple[int, ...] = BGR_INK,
+) -> np.ndarray:
+    """The most each cell may score (``[N]``) as the class it is read as, for the ink it shows
+    (pixels past :data:`INK_LEVEL` from its template's commonest colour): near the template's
+    glyph, at least :data:`GLYPH_FLOOR` of the glyph's size (else that share at most), and
+    where the template draws nothing near, at most :data:`EXTRA_INK` of the cell (else
+    ``EXTRA_INK / share`` at most). ``to_common`` (``[N, D]`` uint8, overwritten): each cell's
+    difference from its template's commonest colour; ``glyph_near``, ``ink_free`` (``[N, P]``)
+    and ``glyph_count`` (``[N]``): the templates' (see :class:`~bot.reading.banks.TemplateBank`);
+    ``counted``: how many pixels of a cell are compared; ``lent`` (``[N, D]``): how far its
+    neighbours' colours may have moved each sample (a lossy frame's bleed,
+    :func:`~bot.reading.lossy.neighbour_bleed`), which is no ink beyond the glyph; ``levels``:
+    the ink level of each channel of the colour space compared.
+
+    >>> near, free = np.array([[1, 1, 0, 0]], np.uint8), np.array([[0, 0, 1, 1]], np.uint8)
+    >>> plain = np.zeros((1, 12), np.uint8)  # a plain tile read as a mine
+    >>> shown_cap(plain, near, np.array([2]), free, 4).tolist()
+    [0.0]
+    >>> stroke = plain.copy(); stroke[0, 9:] = 150  # a flat tile with a stroke on it
+    >>> shown_cap(stroke, near, np.array([0]), free, 4).tolist()
+    [0.12]
+    """
+    import cv2
+
+    own = None if lent is None else cv2.subtract(to_common, lent)
+    ink = _ink(to_common, levels)
+    near = cv2.reduce(ink & glyph_near, 1, cv2.REDUCE_SUM, dtype=cv2.CV_32S)[:, 0]
+    share = near / np.maximum(glyph_count, 1)
+    cap = np.where((glyph_count > 0) & (share < GLYPH_FLOOR), share, 1.0)
+    if own is not None:  # what a neighbour may have lent is no ink of the cell's own
+        ink = _ink(own, levels)
+    return np.minimum(cap, ink_cap(ink, ink_free, counted))
+
+
+def ink_cap(ink: np.ndarray, free: np.ndarray, counted: int) -> np.ndarray:
+    """The most each comparison may score (``[M]``) for the ink it shows where its template
+    draws none: ``ink`` ``[M, P]`` (0/1, pixels past :data:`INK_LEVEL` from the template's
+    commonest colour), ``free`` ``[M, P]`` (:func:`ink_free_pixels` of each comparison's
+    template), ``counted`` the cell's counted pixels. 1 up to :data:`EXTRA_INK` of them, then
+    ``EXTRA_INK / share``.
+
+    >>> ink = np.zeros((2, 100), np.uint8); ink[1, :12] = 1
+    >>> ink_cap(ink, np.ones((2, 100), np.uint8), 100).round(3).tolist()
+    [1.0, 0.25]
+    """
+    import cv2
+
+    extra = cv2.reduce(ink & free, 1, cv2.REDUCE_SUM, dtype=cv2.CV_32S)[:, 0] / max(counted, 1)
+    return np.where(extra > EXTRA_INK, EXTRA_INK / np.maximum(extra, 1e-9), 1.0)
+
+
+def far_pixels(diff: np.ndarray, tol: np.ndarray | int) -> np.ndarray:
+    """Per row of ``diff`` ``[M, P * 3]`` (BGR samples), how many pixels have a channel off by
+    more than ``tol`` (an array like ``diff`` or one number; masked samples carry a tolerance
+    of 255, so they never count). ``diff`` is overwritten.
+
+    >>> diff = np.array([[0, 9, 0, 3, 3, 3], [255, 0, 0, 0, 0, 0]], np.uint8)
+    >>> far_pixels(diff.copy(), np.full(diff.shape, 4, np.uint8)).tolist()
+    [1, 1]
+    >>> far_pixels(diff, 4).tolist()
+    [1, 1]
+    """
+    import cv2
+
+    return cv2.reduce(far_pixel_map(diff, tol), 1, cv2.REDUCE_SUM, dtype=cv2.CV_32S)[:, 0]
+
+
+def far_pixel_map(diff: np.ndarray, tol: np.ndarray | int) -> np.ndarray:
+    """Which pixels of each row of ``diff`` (as :func:`far_pixels`) have a channel off:
+    ``[M, P]`` uint8, 0 or 1. ``diff`` is overwritten.
+
+    >>> far_pixel_map(np.array([[0, 9, 0, 3, 3, 3]], np.uint8), 4).tolist()
+    [[1, 0]]
+    """
+    import cv2
+
+    # OpenCV, not numpy: each step is one pass (numpy's strided per-channel views cost 4x).
+    # A grey conversion of the 0/255 masks is nonzero exactly where some channel is (every
+    # channel has a positive weight), so it is the "any channel" of each pixel.
+    m, d = diff.shape
+    if isinstance(tol, int):
+        cv2.threshold(diff, tol, 255, cv2.THRESH_BINARY, dst=diff)
+    else:
+        cv2.compare(diff, tol, cv2.CMP_GT, dst=diff)
+    pixel = cv2.cvtColor(diff.reshape(m, d // 3, 3), cv2.COLOR_BGR2GRAY)
+    cv2.threshold(pixel, 0, 1, cv2.THRESH_BINARY, dst=pixel)
+    return pixel

@@ -15,6 +15,7 @@ from dataclasses import replace
 import numpy as np
 
 from bot.reading.banks import RANK_STEP, TemplateBank, sample_step
+from bot.reading.detail import YCRCB_INK
 from bot.reading.skins import Skin
 
 #: The share of a clear cell's flat pixels that must lie within the widened tolerance: the
@@ -246,7 +247,7 @@ def ycrcb_bank(bank: TemplateBank, images: np.ndarray, tol: np.ndarray) -> Templ
     # are judged by whether the cell is nearer the template than its commonest colour.
     return replace(
         bank, u8=u8, f32=np.ascontiguousarray(f32.T), sq=(f32 * f32).sum(axis=1), tol=tol,
-        tol_all=None, common=ycrcb(bank.common), by_presence=True,
+        tol_all=None, common=ycrcb(bank.common), by_presence=True, ink_levels=YCRCB_INK,
     )  # fmt: skip
 
 

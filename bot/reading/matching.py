@@ -21,7 +21,7 @@ from bot.reading.banks import (
     sample_step,
     template_bank,
 )
-from bot.reading.detail import absent_pixels, detail_cap
+from bot.reading.detail import absent_pixels, detail_cap, far_pixel_map, shown_cap
 from bot.reading.skins import Skin
 from bot.reading.state import LastFrame, ReaderState
 
@@ -319,7 +319,8 @@ def score_cells(
         _best_variants(samples, bank, top, score, recheck_below, widen)
     rms = np.sqrt(np.maximum(class_d2, 0) / ranked.shape[1])
     if groups == 1:
-        alone = (top[:, 0], score[:, 0], score[:, 0], rms[:, 0])
+        best = np.minimum(score[:, 0], _shown(samples, bank, chosen[:, 0], widen, state))
+        alone = (top[:, 0], best, best, rms[:, 0])
         return (*alone, top[:, 0]) if runner_up else alone
     # Winner by robust score; the SSD ranking breaks ties.
     second_better = (score[:, 1] > score[:, 0]) | (
@@ -328,9 +329,34 @@ def score_cells(
     )
     win = np.where(second_better, top[:, 1], top[:, 0])
     best = np.where(second_better, score[:, 1], score[:, 0])
+    best = np.minimum(
+        best, _shown(samples, bank, np.where(second_better, *chosen.T[::-1]), widen, state)
+    )
     other = np.where(second_better, score[:, 0], score[:, 1])
     scored = (win, best, best - other, rms[rows[:, 0], win])
     return (*scored, np.where(second_better, top[:, 0], top[:, 1])) if runner_up else scored
+
+
+def _shown(
+    samples: np.ndarray,
+    bank: TemplateBank,
+    winners: np.ndarray,
+    widen: np.ndarray | None,
+    state: ReaderState,
+) -> np.ndarray:
+    """The most each cell may score as its winning template ``winners`` (rows of ``bank``)
+    for what it shows (:func:`~bot.reading.detail.shown_cap`): never the choice between two
+    classes (a pointer's ink is no more one's than the other's), only how sure the winner is."""
+    import cv2
+
+    if bank.ink_free is None:
+        return np.ones(len(winners))
+    to_common = state.scratch("to_common", samples.shape)
+    np.take(bank.common, winners, axis=0, out=to_common, mode="clip")
+    cv2.absdiff(samples, to_common, dst=to_common)
+    return shown_cap(to_common, bank.glyph_near[winners], bank.glyph_count[winners],
+                     bank.ink_free[winners], int(bank.mask.sum() // 3), widen,
+                     bank.ink_levels)  # fmt: skip
 
 
 def _best_variants(
@@ -407,44 +433,6 @@ def cross_products(
         np.matmul(part, templates, out=cross[i : i + len(part)])
         norms[i : i + len(part)] = np.einsum("ij,ij->i", part, part)
     return cross, norms
-
-
-def far_pixels(diff: np.ndarray, tol: np.ndarray | int) -> np.ndarray:
-    """Per row of ``diff`` ``[M, P * 3]`` (BGR samples), how many pixels have a channel off by
-    more than ``tol`` (an array like ``diff`` or one number; masked samples carry a tolerance
-    of 255, so they never count). ``diff`` is overwritten.
-
-    >>> diff = np.array([[0, 9, 0, 3, 3, 3], [255, 0, 0, 0, 0, 0]], np.uint8)
-    >>> far_pixels(diff.copy(), np.full(diff.shape, 4, np.uint8)).tolist()
-    [1, 1]
-    >>> far_pixels(diff, 4).tolist()
-    [1, 1]
-    """
-    import cv2
-
-    return cv2.reduce(far_pixel_map(diff, tol), 1, cv2.REDUCE_SUM, dtype=cv2.CV_32S)[:, 0]
-
-
-def far_pixel_map(diff: np.ndarray, tol: np.ndarray | int) -> np.ndarray:
-    """Which pixels of each row of ``diff`` (as :func:`far_pixels`) have a channel off:
-    ``[M, P]`` uint8, 0 or 1. ``diff`` is overwritten.
-
-    >>> far_pixel_map(np.array([[0, 9, 0, 3, 3, 3]], np.uint8), 4).tolist()
-    [[1, 0]]
-    """
-    import cv2
-
-    # OpenCV, not numpy: each step is one pass (numpy's strided per-channel views cost 4x).
-    # A grey conversion of the 0/255 masks is nonzero exactly where some channel is (every
-    # channel has a positive weight), so it is the "any channel" of each pixel.
-    m, d = diff.shape
-    if isinstance(tol, int):
-        cv2.threshold(diff, tol, 255, cv2.THRESH_BINARY, dst=diff)
-    else:
-        cv2.compare(diff, tol, cv2.CMP_GT, dst=diff)
-    pixel = cv2.cvtColor(diff.reshape(m, d // 3, 3), cv2.COLOR_BGR2GRAY)
-    cv2.threshold(pixel, 0, 1, cv2.THRESH_BINARY, dst=pixel)
-    return pixel
 
 
 def skin_tolerance(skin: Skin) -> int:

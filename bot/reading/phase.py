@@ -20,15 +20,10 @@ from dataclasses import replace
 import numpy as np
 
 from bot.reading.banks import TemplateBank, nearest_phases, sample_step, template_bank
+from bot.reading.detail import far_pixels
 from bot.reading.extent import Located
 from bot.reading.grid import Grid
-from bot.reading.matching import (
-    cell_scale,
-    far_pixels,
-    sample_cells,
-    sample_offsets,
-    score_cells,
-)
+from bot.reading.matching import cell_scale, sample_cells, sample_offsets, score_cells
 from bot.reading.state import ReaderState
 
 #: How far the lattice may move each way (px) and the step of the scan: the cells match
