@@ -187,15 +187,12 @@ def _ink(to_common: np.ndarray, levels: tuple[int, ...] = BGR_INK) -> np.ndarray
     """
     import cv2
 
-    m, d = to_common.shape
-    pixels = to_common.reshape(m, d // 3, 3)
-    if tuple(levels) != (INK_LEVEL,) * 3:  # each channel scaled to the one level
+    if tuple(levels) != BGR_INK:  # each channel scaled to the one level
+        m, d = to_common.shape
         scale = tuple(INK_LEVEL / level for level in levels) + (0.0,)  # a per-channel scalar
+        pixels = to_common.reshape(m, d // 3, 3)
         cv2.multiply(pixels, scale, dst=pixels)  # type: ignore[call-overload]
-    cv2.threshold(pixels, INK_LEVEL, 255, cv2.THRESH_BINARY, dst=pixels)
-    # Nonzero in grey exactly where some channel is (every channel has a positive weight).
-    grey = cv2.cvtColor(pixels, cv2.COLOR_BGR2GRAY)
-    return cv2.threshold(grey, 0, 1, cv2.THRESH_BINARY, dst=grey)[1]
+    return far_pixel_map(to_common, INK_LEVEL)
 
 
 def shown_cap(
