@@ -167,9 +167,9 @@ def test_lattice_cells_cut_every_cell_at_one_size() -> None:
 #: cells; KMines draws no lines between open cells), and sit under headers, counters and
 #: button rows that line up with the lattice in places (winemine, xbomb). KMines' easy level
 #: (29 px cells, mostly open, big digits centred in the cells) is found by how far the faint
-#: lines between its open cells run; its won medium board is still refused (the lines placed
-#: from one row of digits are off by a fraction of a pixel a row, and the rows do not grow).
-FOUND = {"ace-minesweeper": 21, "kmines": 13, "kmines-classic": 8, "winemine": 14, "xbomb": 10}
+#: lines between its open cells run; its won medium board, where the lines placed from one row
+#: of digits are off by a fraction of a pixel a row, is found where its cells repeat one tile.
+FOUND = {"ace-minesweeper": 21, "kmines": 14, "kmines-classic": 8, "winemine": 14, "xbomb": 10}
 
 
 @pytest.mark.parametrize("game", sorted(FOUND))
@@ -187,6 +187,41 @@ def test_games_without_a_skin_are_found_whole_or_refused(game: str) -> None:
         assert abs(lat.pitch_x - round(lat.pitch_x)) < 0.05, png.name  # not "scaled"
         found += 1
     assert found == FOUND[game]
+
+
+GREEN = Path(__file__).parent / "fixtures" / "kmines-green"
+
+
+@pytest.mark.parametrize("name", sorted(p.stem for p in GREEN.glob("*.png")))
+def test_a_board_of_one_tile_in_a_fence_is_found_whole(name: str) -> None:
+    """KMines' "Gardens of Danger": one grass tile under every cell, no line between cells,
+    a see-through fence with a post by every cell round the board. Of the lattices found,
+    the whole ones are the board (the text board's size, placed where the grass stops
+    repeating: the same place in every shot of a level); a row or column less, or the picture
+    cut through the board, is no whole board (the fence is one only all round the board)."""
+    import cv2
+
+    from bot.reading.lattice_frame import lattice_problem
+
+    image = cv2.imread(str(GREEN / f"{name}.png"))
+    rows = (GREEN / f"{name}.txt").read_text(encoding="utf-8").split()
+    whole = [lat for lat in find_lattices(image) if lattice_problem(image, lat) is None]
+    assert [(lat.cols, lat.rows) for lat in whole] == [(len(rows[0]), len(rows))]
+    board = whole[0]
+    assert (board.xs[0], board.ys[0]) == ((126, 87) if name.startswith("easy") else (112, 73))
+    for less in (
+        Lattice(xs=board.xs[1:], ys=board.ys),
+        Lattice(xs=board.xs[:-1], ys=board.ys),
+        Lattice(xs=board.xs, ys=board.ys[1:]),
+        Lattice(xs=board.xs, ys=board.ys[:-1]),
+    ):
+        assert "goes on beyond" in str(lattice_problem(image, less))
+    cut = np.ascontiguousarray(image[:, : (board.xs[4] + board.xs[5]) // 2])
+    try:
+        found = find_lattices(cut)
+    except LatticeError:
+        found = []
+    assert not [lat for lat in found if lattice_problem(cut, lat) is None]
 
 
 def test_a_column_of_digits_does_not_halve_the_row_pitch() -> None:

@@ -24,7 +24,7 @@ from tests.tune_games import RECIPES, read_fixtures, tune_game
 
 #: Fixtures each game's tuned skin reads exactly (of kmines 14, kmines-classic 8, winemine 14,
 #: xbomb 10, web-win98 13, ace-minesweeper 21, gnome-mines-classic 10, gnome-mines-default
-#: 10); the others are refused.
+#: 10, kmines-green 10); the others are refused.
 EXACT = {
     "kmines": 9,
     "kmines-classic": 7,
@@ -34,6 +34,7 @@ EXACT = {
     "ace-minesweeper": 11,
     "gnome-mines-classic": 7,
     "gnome-mines-default": 8,
+    "kmines-green": 7,
 }
 
 

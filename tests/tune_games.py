@@ -46,6 +46,7 @@ RECIPES = {
     "ace-minesweeper": Recipe("16x16-mid", ("16x16-fresh",)),
     "gnome-mines-classic": Recipe("medium-mid", ("medium-fresh",)),
     "gnome-mines-default": Recipe("medium-mid", ("medium-fresh",)),
+    "kmines-green": Recipe("medium-mid", ("medium-fresh",)),
 }
 
 
@@ -106,6 +107,7 @@ LEVELS_DRAWN_APART = {
     "kmines-classic": ("easy", "medium"),
     "gnome-mines-classic": ("small", "medium"),  # 46 px cells in its own window, 36 px at 820x668
     "gnome-mines-default": ("small", "medium"),
+    "kmines-green": ("easy", "medium"),
 }
 
 

@@ -48,6 +48,7 @@ from bot.reading.lattice_pitch import (
     refine_pitch,
     repeating,
 )
+from bot.reading.lattice_tiles import tiled_lattice
 
 __all__ = ["EDGE_STEP", "MIN_CELLS", "Lattice", "edge_maps", "estimate_pitch", "find_lattice",
            "find_lattices", "whole_lattice",
@@ -173,8 +174,37 @@ def _lattices(
         yield lattice
         if not every:
             return
+    if every or not found:
+        # A theme whose cells draw no edge along their sides: the board is where one tile
+        # repeats (KMines' grass), ending at its frame.
+        tiled = _tiled(image, maps, min_pitch, max_pitch, min_cells)
+        if tiled is not None:
+            found = True
+            yield tiled
     if not found and refused is not None:
         raise refused
+
+
+def _tiled(
+    image: np.ndarray,
+    maps: tuple[np.ndarray, np.ndarray],
+    min_pitch: int,
+    max_pitch: int,
+    min_cells: int,
+) -> Lattice | None:
+    """The board whose cells repeat one tile (:func:`~bot.reading.lattice_tiles.tiled_lattice`)
+    at the pitches faint edges give, when it ends at its frame; else None."""
+    gain = EDGE_STEP / FAINT_STEP
+    ev, eh = maps[0] * gain >= EDGE_STEP, maps[1] * gain >= EDGE_STEP
+    h, w = ev.shape
+    max_pitch = max(min(max_pitch, w // min_cells, h // min_cells), min_pitch)
+    try:
+        px = estimate_pitch(ev, min_pitch, max_pitch)
+        py = estimate_pitch(eh.T, min_pitch, max_pitch)
+        lattice = tiled_lattice(image, px, py, min_cells)
+    except LatticeError:
+        return None
+    return lattice if whole_lattice(image, lattice) else None
 
 
 def _lattice_of(

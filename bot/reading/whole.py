@@ -16,6 +16,8 @@ off), and the board's own outer cells one more:
    goes on beyond its right side" (cells that do not read, or a translucent window over them).
    A strip of big cells can run past the frame (frames keep their width): lines that vary
    beyond :data:`MIN_FRAME_LINES` lines of frame lie outside the window and do not count.
+   A fence with a post by every cell passes when it runs round all four sides and is no
+   more cells (:mod:`bot.reading.fence`).
 3. **One frame.** The frame runs round the board: at each corner, the outer half of one
    side's strip has the colour of the outer half of the other's (bevels differ from side to
    side only in their inner pixels), or the strips' first pixels match (a frame narrower than
@@ -49,24 +51,26 @@ the board runs off the right edge of the picture (3 px of picture beyond its rig
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
 from itertools import product
 
 import numpy as np
 
 from bot.errors import BoardCutError
 from bot.reading.evident import line_unseen
+from bot.reading.fence import fenced
 from bot.reading.grid import Grid
 from bot.reading.header import cells_unlike_above, repeats
+from bot.reading.strips import (
+    LINE_CONTRAST,
+    LINE_SHARE,
+    MIN_STRIP,
+    SIDES,
+    Strip,
+    bounds,
+    lines_along,
+    strip_beyond,
+)
 
-#: How deep the strip checked beyond each side is, in cells (the shipped games' frames are at
-#: least 0.55 cells wide: GNOME Mines' bottom margin at its smallest window).
-STRIP_DEPTH = 0.33
-#: How much of the strip next to the side is skipped, in cells (uneven lattices: lines up to
-#: a few pixels off; grid lines that belong to the last cell).
-STRIP_SKIP = 0.1
-#: Fewest pixels of frame looked at beyond a side (tiny cells).
-MIN_STRIP = 3
 #: Fewest cells along a side that show whether the board's cells go on beyond it: two lines
 #: between them (:func:`_lines_continue`). Along a shorter side a corner of a bigger board
 #: read at a pitch a pixel off passes for a frame (the 2x2 corner of sgt-mines' 36 px tiles
@@ -80,11 +84,6 @@ MIN_FRAME_LINES = 8
 FRAME_TOLERANCE = 16
 #: Share of a strip line that must stay within that tolerance.
 FRAME_SHARE = 0.85
-#: A lattice line runs on into the strip where the strip differs this much (0-255) from its
-#: middle within a pixel of the line...
-LINE_CONTRAST = 10
-#: ... at this share of the lines (a frame has no marks at the lattice's spacing).
-LINE_SHARE = 0.7
 #: Largest difference (0-255, largest channel) between the outer frame colours meeting at a
 #: corner.
 CORNER_TOLERANCE = 12
@@ -93,58 +92,8 @@ CORNER_TOLERANCE = 12
 #: open cells' colour may hide one outline; a patch inside bigger cells shows none).
 MIN_EDGED_SIDES = 2
 
-SIDES = ("left", "top", "right", "bottom")
 #: How a side along which the board's cells seem to go on is named (the start of the problem).
 GOES_ON = "the board goes on beyond its {} side"
-
-
-@dataclass(frozen=True)
-class _Strip:
-    """Pixels beyond one side: ``pixels[depth, along, channel]`` (float32), from ``skip`` to
-    ``depth`` px beyond the side; ``box`` is its ``(x0, y0, x1, y1)`` in the picture (x1, y1
-    exclusive)."""
-
-    side: str
-    pixels: np.ndarray
-    box: tuple[int, int, int, int]
-    thin: bool = False  # the picture leaves less than the usual depth (a thin frame)
-
-
-def _bounds(grid: Grid) -> tuple[int, int, int, int]:
-    left, top, right, bottom = grid.bounds
-    return round(left), round(top), round(right), round(bottom)
-
-
-def _strip(frame: np.ndarray, grid: Grid, side: str) -> _Strip | str:
-    """The strip beyond ``side``, or the problem that it is outside the picture."""
-    h, w = frame.shape[:2]
-    x0, y0, x1, y1 = _bounds(grid)
-    pitch = grid.pitch_x if side in ("left", "right") else grid.pitch_y
-    depth = max(MIN_STRIP + 1, int(np.ceil(STRIP_DEPTH * pitch)))
-    skip = min(int(round(STRIP_SKIP * pitch)), depth - MIN_STRIP)
-    room = {"left": x0, "top": y0, "right": w - x1, "bottom": h - y1}[side]
-    thin = MIN_STRIP + 1 <= room < depth
-    if thin:
-        depth = room  # a thin frame (xbomb: 4-5 px at 20 px cells): look at what there is
-        skip = min(skip, depth - MIN_STRIP)
-    if room < depth:
-        return (
-            f"the board runs off the {side} edge of the picture ({max(room, 0)} px of picture "
-            f"beyond its {side} side, {depth} needed to see a frame)"
-        )
-    if side == "left":
-        box = (x0 - depth, y0, x0 - skip, y1)
-        pixels = frame[y0:y1, x0 - depth : x0 - skip][:, ::-1].transpose(1, 0, 2)
-    elif side == "right":
-        box = (x1 + skip, y0, x1 + depth, y1)
-        pixels = frame[y0:y1, x1 + skip : x1 + depth].transpose(1, 0, 2)
-    elif side == "top":
-        box = (x0, y0 - depth, x1, y0 - skip)
-        pixels = frame[y0 - depth : y0 - skip, x0:x1][::-1]
-    else:
-        box = (x0, y1 + skip, x1, y1 + depth)
-        pixels = frame[y1 + skip : y1 + depth, x0:x1]
-    return _Strip(side, np.ascontiguousarray(pixels[..., :3], dtype=np.float32), box, thin)
 
 
 #: How many lines of a strip are judged at once by :func:`_first_varying_line` (it stops at
@@ -152,7 +101,7 @@ def _strip(frame: np.ndarray, grid: Grid, side: str) -> _Strip | str:
 VARYING_BATCH = 4
 
 
-def _first_varying_line(strip: _Strip, pitch_along: float) -> int | None:
+def _first_varying_line(strip: Strip, pitch_along: float) -> int | None:
     """The first line of the strip parallel to the side (nearest the board first) that varies
     cell by cell (more cells, not a frame): pixels far from the line's running mean over two
     cells; None when none does."""
@@ -185,8 +134,8 @@ def _first_varying_line(strip: _Strip, pitch_along: float) -> int | None:
 
 
 def _frame_part(
-    strip: _Strip, pitch_along: float, lines: np.ndarray, header: Callable[[], bool] | None
-) -> _Strip | None:
+    strip: Strip, pitch_along: float, lines: np.ndarray, header: Callable[[], bool] | None
+) -> Strip | None:
     """The part of ``strip`` that may be the board's frame: the whole strip when no line of
     it varies cell by cell; the lines before the first that does, when at least
     :data:`MIN_FRAME_LINES` lines of frame come first (a frame thinner than the strip, the
@@ -207,7 +156,7 @@ def _frame_part(
     near = {"left": (skip - first, y0, x1, y1), "top": (x0, skip - first, x1, y1),
             "right": (x0, y0, skip + first, y1), "bottom": (x0, y0, x1, skip + first)}  # fmt: skip
     thin = strip.thin or first < MIN_FRAME_LINES
-    return _Strip(strip.side, strip.pixels[:first], near[strip.side], thin)
+    return Strip(strip.side, strip.pixels[:first], near[strip.side], thin)
 
 
 #: Fewest cells of a next row above the board that must look like none of the board's for the
@@ -217,7 +166,7 @@ MIN_HEADER_CELLS = 2
 
 
 def _header_beyond(
-    strip: _Strip, first: int, pitch_along: float, lines: np.ndarray, header: Callable[[], bool]
+    strip: Strip, first: int, pitch_along: float, lines: np.ndarray, header: Callable[[], bool]
 ) -> bool:
     """Whether the lines of ``strip`` from its ``first`` varying one on are a header close to
     the board's top side (:mod:`bot.reading.header`), not more cells: a line or more of frame
@@ -226,13 +175,13 @@ def _header_beyond(
     looked for above the board only: games draw their counters there."""
     if strip.side != "top" or first < 1:
         return False
-    beyond = _Strip(strip.side, strip.pixels[first:], strip.box, strip.thin)
+    beyond = Strip(strip.side, strip.pixels[first:], strip.box, strip.thin)
     return (
         not _lines_continue(beyond, lines) and not repeats(beyond.pixels, pitch_along) and header()
     )
 
 
-def _lines_continue(strip: _Strip, lines: np.ndarray, alike: bool = False) -> bool:
+def _lines_continue(strip: Strip, lines: np.ndarray, alike: bool = False) -> bool:
     """Whether the lattice's lines between cells run on into the strip: at most of them the
     strip differs from its own middle (grid lines of open cells as flat as the frame beside);
     with ``alike``, also in one colour at most of them (a game draws its lines or gaps alike
@@ -254,7 +203,7 @@ def _lines_continue(strip: _Strip, lines: np.ndarray, alike: bool = False) -> bo
     return bool((np.abs(colours - shared).max(axis=1) <= FRAME_TOLERANCE).mean() >= LINE_SHARE)
 
 
-def _cells_past(strip: _Strip, framed: _Strip, lines: np.ndarray) -> bool:
+def _cells_past(strip: Strip, framed: Strip, lines: np.ndarray) -> bool:
     """Whether past the flat lines taken for a frame (``framed``, the start of ``strip``) the
     lattice's lines run on, alike all along: the flat lines were the gap between two rows of
     cells (GNOME Mines' gap, blurred over 12 px at 300 %, on a lattice placed 7 px off), not
@@ -262,19 +211,11 @@ def _cells_past(strip: _Strip, framed: _Strip, lines: np.ndarray) -> bool:
     depth = framed.pixels.shape[0]
     if depth >= strip.pixels.shape[0]:
         return False
-    past = _Strip(strip.side, strip.pixels[depth:], strip.box, strip.thin)
+    past = Strip(strip.side, strip.pixels[depth:], strip.box, strip.thin)
     return _lines_continue(past, lines, alike=True)
 
 
-def _lines_along(grid: Grid, side: str) -> np.ndarray:
-    """Where the lattice's lines between cells cross the strip beyond ``side`` (px along it)."""
-    x0, y0, _, _ = _bounds(grid)
-    if side in ("left", "right"):
-        return np.array([round(grid.row_top(k)) - y0 for k in range(1, grid.rows)], int)
-    return np.array([round(grid.col_left(k)) - x0 for k in range(1, grid.cols)], int)
-
-
-def _end_colours(strip: _Strip, pitch_along: float) -> list[tuple[np.ndarray, np.ndarray]]:
+def _end_colours(strip: Strip, pitch_along: float) -> list[tuple[np.ndarray, np.ndarray]]:
     """Mean colour of the strip's outer half, its inner half and its first pixels, near its
     start and near its end (a third of a cell along the side each): where it meets the
     neighbouring sides' strips. The outer half passes over bevels, which differ from side to
@@ -295,17 +236,19 @@ def _end_colours(strip: _Strip, pitch_along: float) -> list[tuple[np.ndarray, np
 def side_problem(frame: np.ndarray, grid: Grid, side: str) -> str | None:
     """Why ``side`` of the board ``grid`` is not known to end at a frame (room, not cells; the
     corners need all four sides: :func:`board_problem`), or None."""
-    strip = _strip(frame, grid, side)
+    strip = strip_beyond(frame, grid, side)
     if isinstance(strip, str):
         return strip
-    framed = _framed(strip, grid)
-    return framed if isinstance(framed, str) else None
+    framed = _framed(strip, grid, frame, headers=False)
+    if isinstance(framed, str) and fenced(frame, grid) is None:
+        return framed
+    return None
 
 
-def _framed(strip: _Strip, grid: Grid, frame: np.ndarray | None = None) -> _Strip | str:
-    """The part of ``strip`` that is the board's frame (:func:`_frame_part`; a header close to
-    the top side is looked for in ``frame``, given), or the problem that the board's cells go
-    on into it."""
+def _framed(strip: Strip, grid: Grid, frame: np.ndarray, headers: bool) -> Strip | str:
+    """The part of ``strip`` that is the board's frame (:func:`_frame_part`; with ``headers``,
+    a header close to the top side is looked for in ``frame``), or the problem that the
+    board's cells go on into it."""
     side = strip.side
     along = grid.pitch_y if side in ("left", "right") else grid.pitch_x
     cells = grid.rows if side in ("left", "right") else grid.cols
@@ -314,8 +257,8 @@ def _framed(strip: _Strip, grid: Grid, frame: np.ndarray | None = None) -> _Stri
             f"the board's {side} side is {cells} cell{'s' * (cells > 1)} long: too short to "
             "tell a frame beyond it from more cells (part of a bigger board)"
         )
-    lines = _lines_along(grid, side)
-    header = None if frame is None else lambda: cells_unlike_above(frame, grid) >= MIN_HEADER_CELLS
+    lines = lines_along(grid, side)
+    header = (lambda: cells_unlike_above(frame, grid) >= MIN_HEADER_CELLS) if headers else None
     framed = _frame_part(strip, along, lines, header)
     if framed is None or _lines_continue(framed, lines) or _cells_past(strip, framed, lines):
         x0, y0, x1, y1 = strip.box
@@ -332,20 +275,27 @@ def board_problem(frame: np.ndarray, grid: Grid, headers: bool = True) -> str | 
     each of its four sides ends at a frame (see the module's description); without
     ``headers``, a side with a header a few pixels beyond it is not taken to end there (a
     lattice found without a skin is placed by the sides that end without one first)."""
-    strips: dict[str, _Strip] = {}
+    strips: dict[str, Strip] = {}
     for side in SIDES:
-        strip = _strip(frame, grid, side)
+        strip = strip_beyond(frame, grid, side)
         if isinstance(strip, str):
             return strip
         strips[side] = strip
+    problem = None
     for side, strip in strips.items():
-        framed = _framed(strip, grid, frame if headers else None)
+        framed = _framed(strip, grid, frame, headers)
         if isinstance(framed, str):
-            return framed
+            problem = framed
+            break
         strips[side] = framed
+    if problem is not None:
+        fences = fenced(frame, grid)
+        if fences is None:
+            return problem
+        strips = fences
     edged = [side for side in SIDES if _has_edge(frame, grid, strips[side])]
     if len(edged) < MIN_EDGED_SIDES:
-        x0, y0, x1, y1 = _bounds(grid)
+        x0, y0, x1, y1 = bounds(grid)
         return (
             f"the cells at x {x0}..{x1 - 1}, y {y0}..{y1 - 1} do not end at a frame: on "
             f"{4 - len(edged)} sides the picture beyond looks like the cells beside it (part "
@@ -399,10 +349,10 @@ def whole_within(
     return None
 
 
-def _has_edge(frame: np.ndarray, grid: Grid, strip: _Strip) -> bool:
+def _has_edge(frame: np.ndarray, grid: Grid, strip: Strip) -> bool:
     """Whether the board's cells along ``strip``'s side look unlike the strip (an outline
     where the board meets its frame), over most of the side."""
-    x0, y0, x1, y1 = _bounds(grid)
+    x0, y0, x1, y1 = bounds(grid)
     depth = strip.pixels.shape[0]
     side = strip.side
     if side == "left":
@@ -420,7 +370,7 @@ def _has_edge(frame: np.ndarray, grid: Grid, strip: _Strip) -> bool:
     return bool(differs.mean() >= 0.5)
 
 
-def _corner_problem(strips: dict[str, _Strip], grid: Grid) -> str | None:
+def _corner_problem(strips: dict[str, Strip], grid: Grid) -> str | None:
     """The side whose frame does not meet its neighbours' at either corner (a window or a
     paste over it), or None when the frame runs round the board."""
     ends = {}
@@ -436,12 +386,13 @@ def _corner_problem(strips: dict[str, _Strip], grid: Grid) -> str | None:
         ("bottom", "left"): (0, 1),
     }
     # A frame of a few pixels (xbomb's), or a picture ending a few pixels beyond a side,
-    # leaves a strip too thin to compare: its corners are not judged, the others are. A
+    # leaves a strip too thin to compare, and a fence drawn cell by cell may show what lies
+    # behind it: their corners are not judged, the others are. A
     # corner is whole where the frame meets itself in any band of the strips (_end_colours).
     broken = {
         (a, b)
         for (a, b), (ea, eb) in corners.items()
-        if not strips[a].thin and not strips[b].thin
+        if not any(strips[s].thin or strips[s].fence for s in (a, b))
         and all(np.abs(ca[ea] - cb[eb]).max() > CORNER_TOLERANCE
                 for ca, cb in zip(ends[a], ends[b], strict=False))
     }  # fmt: skip
@@ -484,7 +435,7 @@ def check_whole(frame: np.ndarray, grid: Grid, what: str = "board") -> None:
     ``frame`` (``what`` names it in the message, e.g. "sgt-mines board")."""
     problem = board_problem(frame, grid)
     if problem is not None:
-        left, top, right, bottom = _bounds(grid)
+        left, top, right, bottom = bounds(grid)
         raise BoardCutError(
             f"a {what} was found only in part ({grid.cols}x{grid.rows} cells at x {left}..{right}, "
             f"y {top}..{bottom}): {problem}"
