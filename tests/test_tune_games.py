@@ -104,3 +104,31 @@ def test_a_small_board_whose_edges_lie_a_pixel_apart_is_tuned_at_whole_pixels(
                             only="beginner")  # fmt: skip
     assert outcome.results["beginner-mid"] == "exact", outcome.summary()
     assert outcome.names("misread") == []
+
+
+@pytest.mark.parametrize(
+    ("game", "labelled", "fresh", "exact"),
+    [
+        ("gnome-mines", "big-mid", "big-fresh", {"big-first", "big-fresh", "big-mid"}),
+        ("web-google", "easy-mid", "easy-fresh", {"easy-mid"}),
+    ],
+)
+def test_whole_pixel_cells_a_fraction_apart_are_tuned(
+    game: str, labelled: str, fresh: str, exact: set[str], tmp_path: Path
+) -> None:
+    """GNOME Mines shares its window's spare pixels out among the cells (20 columns 33 px
+    apart, then 10 at 32: 32.7 px on average) and a browser snaps a web clone's cells to whole
+    pixels (55.8 px: 56 and 55 alternate). Both were refused as "a desktop scaled by a
+    fraction"; their edges are crisp, unlike a smoothed scaled desktop's, so they are tuned:
+    the skin draws the wider cells and lets lines lie off an even lattice (``uneven_px``).
+    Read at that size, the shots of cells taught read exactly, the others are refused."""
+    import json
+
+    from tests.tune_games import Recipe
+
+    skins = tune_game(game, tmp_path, Recipe(labelled, (fresh,)))
+    meta = json.loads((skins / f"t-{game}" / "skin.json").read_text(encoding="utf-8"))
+    assert meta["cell"]["uneven_px"] >= 2
+    outcome = read_fixtures(game, skins, only=labelled.split("-")[0] + "-")
+    assert outcome.names("misread") == [], outcome.results
+    assert set(outcome.names("exact")) == exact, outcome.results

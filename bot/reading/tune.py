@@ -37,7 +37,7 @@ from pathlib import Path
 
 from bot.errors import TuneError
 from bot.paths import shipped_skins_dir, user_skins_dir
-from bot.reading.tune_cells import TOLERANCE, Group, Shot, check_unscaled
+from bot.reading.tune_cells import TOLERANCE, Group, Shot
 from bot.reading.tune_names import (
     CLASS_ORDER,
     class_templates,
@@ -56,6 +56,7 @@ from bot.reading.tune_skin import (
     unread_cells,
     write_skin,
 )
+from bot.reading.tune_uneven import check_unscaled
 from bot.userfiles import (
     check_file_output,
     check_output_folder,

@@ -69,10 +69,10 @@ def _shot_lattice(image: np.ndarray, board: Any, whole_pixels: bool = False) -> 
 
 def _whole(lattice: Lattice) -> bool:
     """Whether ``lattice``'s cells are a whole number of pixels apart both ways."""
-    return not any(map(_fractional, (lattice.pitch_x, lattice.pitch_y)))
+    return not any(map(fractional, (lattice.pitch_x, lattice.pitch_y)))
 
 
-def _fractional(pitch: float) -> bool:
+def fractional(pitch: float) -> bool:
     """Whether a cell ``pitch`` (px) lies more than :data:`FRACTION` off a whole pixel."""
     return abs(pitch - round(pitch)) > FRACTION
 
@@ -111,7 +111,7 @@ def on_whole_pixels(lattice: Lattice) -> Lattice:
     """``lattice`` moved onto whole-pixel cells where its lines are a fraction of a pixel
     apart on average but all lie within a pixel of whole-pixel ones (a web clone's covered
     and open cells draw their edges a pixel apart: 19.89 px found for 20); else as found,
-    and a fraction is refused (:func:`check_unscaled`)."""
+    and a fraction is refused (:func:`~bot.reading.tune_uneven.check_unscaled`)."""
     if _whole(lattice):
         return lattice
     xs, ys = whole_pixel_lines(lattice.xs), whole_pixel_lines(lattice.ys)
@@ -160,10 +160,17 @@ class Group:
 
 
 def cell_size(shots: Sequence[Shot]) -> tuple[int, int]:
-    """The most common cell width and height over all screenshots."""
-    widths = np.concatenate([np.diff(s.lattice.xs) for s in shots])
-    heights = np.concatenate([np.diff(s.lattice.ys) for s in shots])
-    return int(np.bincount(widths).argmax()), int(np.bincount(heights).argmax())
+    """The most common cell width and height over all screenshots; where cells lie a fraction
+    of a pixel apart (whole-pixel cells, spare pixels shared out), the wider of the two sizes:
+    it is the one the game draws, the narrower cells lose a pixel of their edge."""
+    size = []
+    for axis in ("xs", "ys"):
+        steps = np.concatenate([np.diff(getattr(s.lattice, axis)) for s in shots])
+        common = int(np.bincount(steps).argmax())
+        spread = any(fractional(s.lattice.pitch_x if axis == "xs" else s.lattice.pitch_y)
+                     for s in shots)  # fmt: skip
+        size.append(common + 1 if spread and (steps == common + 1).any() else common)
+    return size[0], size[1]
 
 
 def align_shots(shots: Sequence[Shot], size: tuple[int, int]) -> list[Shot]:
@@ -340,19 +347,6 @@ def group_cells(
                     found = len(groups) - 1
                 groups[found].samples.append(Sample(s, x, y))
     return groups
-
-
-def check_unscaled(shots: Sequence[Shot]) -> None:
-    """Refuse captures from a scaled desktop (a fractional cell pitch): their cells are
-    resampled differently from one column to the next and do not group."""
-    for shot in shots:
-        for pitch in (shot.lattice.pitch_x, shot.lattice.pitch_y):
-            if _fractional(pitch):
-                raise TuneError(
-                    f"{shot.path}: the cells are {pitch:.2f} px apart, a desktop scaled by a "
-                    "fraction; capture the game at 100% (or 200%) display scaling and tune "
-                    "from that"
-                )
 
 
 def surroundings_read_as_cells(

@@ -13,9 +13,11 @@ from pathlib import Path
 import numpy as np
 
 from bot.errors import TuneError
+from bot.reading.lattice_lines import Lattice
 from bot.reading.skins import CLASS_CHARS
 from bot.reading.tune_cells import SAME_SHARE, TOLERANCE, Group, Shot, agreement, agreements
 from bot.reading.tune_names import IGNORE, class_templates
+from bot.reading.tune_uneven import spare_first, uneven_reach
 from bot.userfiles import (
     check_output_folder,
     write_image,
@@ -171,6 +173,7 @@ def write_skin(
             "inset": inset,
             "scales_with_window": False,
             **({"stretch_from": "nearest"} if drawn else {}),
+            **_uneven([shot.lattice for shot in shots]),
             "about": "Learnt from screenshots at this pitch"
             + ("; drawn_sizes: as the game draws its cells at other sizes" if drawn else "")
             + ". Other sizes are these stretched.",
@@ -193,6 +196,15 @@ def write_skin(
         meta["restart"] = restart
     write_text(target / "skin.json", json.dumps(meta, indent=2) + "\n", "skin description")
     return target
+
+
+def _uneven(lattices: Sequence[Lattice]) -> dict[str, object]:
+    """skin.json's ``cell.uneven_px`` and ``cell.spare_px_first`` where the screenshots' cells
+    lie a fraction of a pixel apart (whole-pixel cells, spare pixels shared out); else none."""
+    reach = uneven_reach(lattices)
+    if not reach:
+        return {}
+    return {"uneven_px": reach, "spare_px_first": spare_first(lattices)}
 
 
 def _write_classes(target: Path, sub: str, groups: Sequence[Group]) -> dict[str, list[str]]:

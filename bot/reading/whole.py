@@ -23,7 +23,9 @@ off), and the board's own outer cells one more:
    side only in their inner pixels), or the strips' first pixels match (a frame narrower than
    the strip). A window or a paste over one side breaks that at both of its corners
    ("something covers the board's right side"). A strip the picture leaves too thin to
-   compare (a frame of a few pixels) is left out; the other corners are still judged.
+   compare (a frame of a few pixels) is left out; the other corners are still judged. Bars
+   above and below a board on a page of another colour break all four corners alike: the
+   strips beyond opposite sides one colour each, that frame is whole.
 4. **Cells to the edge.** The board's outer line of cells along each side shows the lines
    between its cells (:func:`~bot.reading.evident.line_unseen`): a margin or a side panel
    that reads as cells (a flat patch of the covered cells' face colour) shows none.
@@ -396,7 +398,7 @@ def _corner_problem(strips: dict[str, Strip], grid: Grid) -> str | None:
         and all(np.abs(ca[ea] - cb[eb]).max() > CORNER_TOLERANCE
                 for ca, cb in zip(ends[a], ends[b], strict=False))
     }  # fmt: skip
-    if not broken:
+    if not broken or (len(broken) == len(corners) and _two_tone(strips)):
         return None
     # Blame a side both of whose corners are broken; else the one of a broken corner whose
     # colour is further from the other two sides'.
@@ -416,6 +418,18 @@ def _corner_problem(strips: dict[str, Strip], grid: Grid) -> str | None:
     return (
         f"something covers the board's {worst} side at x {x0}..{x1 - 1}, y {y0}..{y1 - 1}: "
         f"the picture there is not the board's frame (its {cells} may lie under it)"
+    )
+
+
+def _two_tone(strips: dict[str, Strip]) -> bool:
+    """Whether the frame is two bars across a page: the strips beyond opposite sides are one
+    colour each (a web clone's header and footer bars above and below its board, the page
+    left and right of it), so every corner joins two colours. A window over one side breaks
+    only that side's two corners."""
+    colour = {side: strip.pixels.mean(axis=(0, 1)) for side, strip in strips.items()}
+    return all(
+        np.abs(colour[a] - colour[b]).max() <= CORNER_TOLERANCE
+        for a, b in (("left", "right"), ("top", "bottom"))
     )
 
 
