@@ -115,7 +115,21 @@ def on_whole_pixels(lattice: Lattice) -> Lattice:
     if _whole(lattice):
         return lattice
     xs, ys = whole_pixel_lines(lattice.xs), whole_pixel_lines(lattice.ys)
-    return Lattice(xs=xs or lattice.xs, ys=ys or lattice.ys)
+    return Lattice(xs=xs or _outer_as_inner(lattice.xs), ys=ys or _outer_as_inner(lattice.ys))
+
+
+def _outer_as_inner(lines: tuple[int, ...]) -> tuple[int, ...]:
+    """Lines a fraction of a pixel apart on average with the outer cells as wide as their
+    neighbours: the finder places the outer lines one mean pitch out (GNOME Mines' last
+    column, 35 px like those before it, was cut 36 px wide, its frame's pixel in every cell).
+
+    >>> _outer_as_inner((30, 66, 102, 137, 172, 208))
+    (30, 66, 102, 137, 172, 207)
+    """
+    if len(lines) < 4:
+        return lines
+    first, last = lines[1] - (lines[2] - lines[1]), lines[-2] + (lines[-2] - lines[-3])
+    return (first, *lines[1:-1], last)
 
 
 def size_difference(labelled: tuple[int, int], found: tuple[int, int]) -> str:
