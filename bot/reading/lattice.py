@@ -12,7 +12,10 @@ else on a desktop does that over such an area. :func:`find_lattice` uses only th
 3. the board's area is where edges repeat at that pitch densely (largest connected blob);
 4. the cell boundary is the strongest periodic edge (the line between cells, or the bright
    bevel of a covered cell), and the board runs from the first to the last cell whose block
-   shows the skin's periodic edge pattern in both directions.
+   shows the skin's periodic edge pattern in both directions;
+5. where no edge runs along the cells' sides (one grass tile under every cell), the board is
+   where the picture repeats at the pitch (:mod:`bot.reading.lattice_tiles`), if it ends at
+   its frame.
 
 >>> import numpy as np
 >>> tile = np.full((20, 20, 3), 190, np.uint8); tile[:2] = 0; tile[:, :2] = 0
@@ -153,7 +156,8 @@ def _lattices(
 ) -> Iterator[Lattice]:
     """The lattice found with edges of :data:`EDGE_STEP`; with ``every``, or where none is,
     the one found with edges of :data:`FAINT_STEP` (without ``every``: only one that ends at
-    its frame); :class:`LatticeError` where neither finds one."""
+    its frame), then the board where one tile repeats (:func:`_tiled`, whole only);
+    :class:`LatticeError` where none is found."""
     maps = edge_maps(image)
     refused: LatticeError | None = None
     found = False
