@@ -22,6 +22,7 @@ from bot.reading.strips import (
     band,
     bounds,
     lines_along,
+    running_median,
     strip_beyond,
 )
 
@@ -41,10 +42,7 @@ def lines_marked(pixels: np.ndarray, lines: np.ndarray, pitch: float) -> bool:
     lines = lines[(lines >= 1) & (lines < n - 1)]
     if lines.size < 2:
         return False
-    half = max(1, int(round(pitch)))
-    padded = np.pad(profile, ((half, half), (0, 0)), mode="reflect")
-    windows = np.lib.stride_tricks.sliding_window_view(padded, 2 * half + 1, axis=0)
-    local = np.median(windows, axis=-1)  # [along, channels]
+    local = running_median(profile, max(1, int(round(pitch))), axis=0)  # [along, channels]
     near = np.stack([lines + d for d in (-1, 0, 1)])
     off = np.abs(profile[near] - local[near]).max(axis=2).max(axis=0)
     return bool((off > LINE_CONTRAST).mean() >= LINE_SHARE)

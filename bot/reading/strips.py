@@ -59,24 +59,19 @@ def strip_beyond(frame: np.ndarray, grid: Grid, side: str) -> Strip | str:
     if thin:
         depth = room  # a thin frame (xbomb: 4-5 px at 20 px cells): look at what there is
         skip = min(skip, depth - MIN_STRIP)
-    if room < depth:
+    pixels = band(frame, grid, side, skip, depth) if room >= depth else None
+    if pixels is None:
         return (
             f"the board runs off the {side} edge of the picture ({max(room, 0)} px of picture "
             f"beyond its {side} side, {depth} needed to see a frame)"
         )
-    if side == "left":
-        box = (x0 - depth, y0, x0 - skip, y1)
-        pixels = frame[y0:y1, x0 - depth : x0 - skip][:, ::-1].transpose(1, 0, 2)
-    elif side == "right":
-        box = (x1 + skip, y0, x1 + depth, y1)
-        pixels = frame[y0:y1, x1 + skip : x1 + depth].transpose(1, 0, 2)
-    elif side == "top":
-        box = (x0, y0 - depth, x1, y0 - skip)
-        pixels = frame[y0 - depth : y0 - skip, x0:x1][::-1]
-    else:
-        box = (x0, y1 + skip, x1, y1 + depth)
-        pixels = frame[y1 + skip : y1 + depth, x0:x1]
-    return Strip(side, np.ascontiguousarray(pixels[..., :3], dtype=np.float32), box, thin)
+    box = {
+        "left": (x0 - depth, y0, x0 - skip, y1),
+        "right": (x1 + skip, y0, x1 + depth, y1),
+        "top": (x0, y0 - depth, x1, y0 - skip),
+        "bottom": (x0, y1 + skip, x1, y1 + depth),
+    }[side]
+    return Strip(side, pixels, box, thin)
 
 
 def band(frame: np.ndarray, grid: Grid, side: str, start: int, stop: int) -> np.ndarray | None:
@@ -103,3 +98,19 @@ def lines_along(grid: Grid, side: str) -> np.ndarray:
     if side in ("left", "right"):
         return np.array([round(grid.row_top(k)) - y0 for k in range(1, grid.rows)], int)
     return np.array([round(grid.col_left(k)) - x0 for k in range(1, grid.cols)], int)
+
+
+def running_median(values: np.ndarray, half: int, axis: int) -> np.ndarray:
+    """The median of each value's window of ``2 * half + 1`` along ``axis`` (reflected at the
+    ends): a line of frame with a few gaps stays itself, where a mean would be pulled off it
+    round each gap. (The window is odd: its median is its middle value once partitioned.)
+
+    >>> running_median(np.array([5, 5, 90, 5, 5, 7]), 1, axis=0).tolist()
+    [5, 5, 5, 5, 5, 5]
+    """
+    pad = [(0, 0)] * values.ndim
+    pad[axis] = (half, half)
+    windows = np.lib.stride_tricks.sliding_window_view(
+        np.pad(values, pad, mode="reflect"), 2 * half + 1, axis=axis
+    )
+    return np.partition(windows, half, axis=-1)[..., half]

@@ -178,11 +178,10 @@ def cell_size(shots: Sequence[Shot]) -> tuple[int, int]:
     of a pixel apart (whole-pixel cells, spare pixels shared out), the wider of the two sizes:
     it is the one the game draws, the narrower cells lose a pixel of their edge."""
     size = []
-    for axis in ("xs", "ys"):
-        steps = np.concatenate([np.diff(getattr(s.lattice, axis)) for s in shots])
+    for lines, pitch in (("xs", "pitch_x"), ("ys", "pitch_y")):
+        steps = np.concatenate([np.diff(getattr(s.lattice, lines)) for s in shots])
         common = int(np.bincount(steps).argmax())
-        spread = any(fractional(s.lattice.pitch_x if axis == "xs" else s.lattice.pitch_y)
-                     for s in shots)  # fmt: skip
+        spread = any(fractional(getattr(s.lattice, pitch)) for s in shots)
         size.append(common + 1 if spread and (steps == common + 1).any() else common)
     return size[0], size[1]
 

@@ -57,13 +57,13 @@ def check_unscaled(shots: Sequence[Shot]) -> None:
     column to the next and do not group. Whole-pixel cells a fraction apart on average, drawn
     crisp, are the game's own (:func:`uneven_reach`)."""
     for shot in shots:
-        for pitch in (shot.lattice.pitch_x, shot.lattice.pitch_y):
-            if fractional(pitch) and crisp_share(shot.image, shot.lattice) < CRISP_SHARE:
-                raise TuneError(
-                    f"{shot.path}: the cells are {pitch:.2f} px apart and their edges are "
-                    "smoothed, a desktop scaled by a fraction; capture the game at 100% (or "
-                    "200%) display scaling and tune from that"
-                )
+        apart = [p for p in (shot.lattice.pitch_x, shot.lattice.pitch_y) if fractional(p)]
+        if apart and crisp_share(shot.image, shot.lattice) < CRISP_SHARE:
+            raise TuneError(
+                f"{shot.path}: the cells are {apart[0]:.2f} px apart and their edges are "
+                "smoothed, a desktop scaled by a fraction; capture the game at 100% (or "
+                "200%) display scaling and tune from that"
+            )
 
 
 def _off_even(lines: Sequence[int]) -> float:
@@ -75,8 +75,12 @@ def _off_even(lines: Sequence[int]) -> float:
 
 def _uneven_axes(lattices: Sequence[Lattice]) -> list[tuple[int, ...]]:
     """The line positions of every axis whose cells lie a fraction of a pixel apart."""
-    axes = [axis for lat in lattices for axis in (lat.xs, lat.ys) if len(axis) >= 3]
-    return [axis for axis in axes if fractional((axis[-1] - axis[0]) / (len(axis) - 1))]
+    return [
+        axis
+        for lat in lattices
+        for axis, pitch in ((lat.xs, lat.pitch_x), (lat.ys, lat.pitch_y))
+        if len(axis) >= 3 and fractional(pitch)
+    ]
 
 
 def uneven_reach(lattices: Sequence[Lattice]) -> int:

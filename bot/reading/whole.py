@@ -68,8 +68,10 @@ from bot.reading.strips import (
     MIN_STRIP,
     SIDES,
     Strip,
+    band,
     bounds,
     lines_along,
+    running_median,
     strip_beyond,
 )
 
@@ -117,17 +119,13 @@ def _first_varying_line(strip: Strip, pitch_along: float) -> int | None:
     # median: only the others are worth the median (most lines of a frame are flat).
     spread = (sums.max(axis=1).astype(np.int32) - sums.min(axis=1)).max(axis=1)
     uneven = np.flatnonzero(spread > 3 * FRAME_TOLERANCE)
-    window = max(3, int(round(2 * pitch_along)) | 1)
-    half = window // 2
+    half = max(3, int(round(2 * pitch_along)) | 1) // 2
     for start in range(0, uneven.size, VARYING_BATCH):
         lines = uneven[start : start + VARYING_BATCH]
         batch = sums[lines]
         # A running median: a frame line with a few gaps (a header's buttons meeting it) stays
-        # itself; a mean would be pulled off it for two cells round each gap. (The window is
-        # odd: its median is its middle value once partitioned.)
-        padded = np.pad(batch, ((0, 0), (half, half), (0, 0)), mode="reflect")
-        windows = np.lib.stride_tricks.sliding_window_view(padded, window, axis=1)
-        middle = np.partition(windows, half, axis=-1)[..., half]
+        # itself.
+        middle = running_median(batch, half, axis=1)
         gap = np.abs(batch.astype(np.int32) - middle.astype(np.int32)).max(axis=2)
         varying = (gap > 3 * FRAME_TOLERANCE).mean(axis=1) > 1 - FRAME_SHARE
         if varying.any():
@@ -354,18 +352,10 @@ def whole_within(
 def _has_edge(frame: np.ndarray, grid: Grid, strip: Strip) -> bool:
     """Whether the board's cells along ``strip``'s side look unlike the strip (an outline
     where the board meets its frame), over most of the side."""
-    x0, y0, x1, y1 = bounds(grid)
-    depth = strip.pixels.shape[0]
-    side = strip.side
-    if side == "left":
-        inner = frame[y0:y1, x0 : x0 + depth].transpose(1, 0, 2)
-    elif side == "right":
-        inner = frame[y0:y1, x1 - depth : x1].transpose(1, 0, 2)
-    elif side == "top":
-        inner = frame[y0 : y0 + depth, x0:x1]
-    else:
-        inner = frame[y1 - depth : y1, x0:x1]
-    inside = inner[..., :3].astype(np.float32).mean(axis=0)
+    inner = band(frame, grid, strip.side, -strip.pixels.shape[0], 0)
+    if inner is None:  # a board running off the picture has no strip to compare with
+        return False
+    inside = inner.mean(axis=0)
     outside = strip.pixels.mean(axis=0)
     n = min(len(inside), len(outside))
     differs = np.abs(inside[:n] - outside[:n]).max(axis=1) > LINE_CONTRAST
