@@ -21,9 +21,10 @@ REAL = Path(__file__).resolve().parents[2] / "shared" / "real-screens"
 pytestmark = pytest.mark.skipif(not REAL.is_dir(), reason="needs ../shared/real-screens")
 
 #: Board text and the real tile of each character (dexter-*-9 is the covered tile): every
-#: number among covered cells, as a game could show it (the reader refuses a number with fewer
-#: cells round it that could hold a mine than it says).
-TEXT = ["99999999999", "98979695949", "99999999999", "93929190999", "99999999999"]
+#: number among covered cells, the 0 among numbers, as a game could show it (the reader refuses
+#: a number with fewer cells round it that could hold a mine than it says, and a 0 beside a
+#: covered cell).
+TEXT = ["99999999999", "98979695949", "99999999999", "93929199921", "99999999910"]
 BOARD = "\n".join(row.replace("9", ".") for row in TEXT)
 
 

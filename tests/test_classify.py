@@ -73,8 +73,8 @@ def _tile_board(skin_name: str, text: str) -> np.ndarray:
 #: Every class once, as a game could show them (each number with as many cells round it that
 #: could hold a mine as it says: the reader refuses a board no game shows).
 ALL_CLASSES = """
-...................
-.0.1.2.3.4.5.6.7.8.
+01.................
+12.1.2.3.4.5.6.7.8.
 W.............F?*X.
 """
 
@@ -159,16 +159,16 @@ def test_a_changed_cell_is_read_again_the_others_as_before():
     state = ReaderState()
     before = read_frame(frame, located, state).board
     changed = frame.copy()
-    left, top, w, h = located.grid.cell_rect(1, 0)
+    left, top, w, h = located.grid.cell_rect(2, 0)
     flag_left, flag_top, _, _ = located.grid.cell_rect(14, 2)
     changed[top : top + h, left : left + w] = frame[
         flag_top : flag_top + h, flag_left : flag_left + w
     ]
     after = read_frame(changed, located, state).board
-    assert before.differences(after) == [((1, 0), ".", "F")]
+    assert before.differences(after) == [((2, 0), ".", "F")]
     assert read_frame(frame, located, state).board == before
     changed[top : top + h, left : left + w] = (255, 0, 255)  # like no template: refused
-    with pytest.raises(LowConfidenceError, match=r"\(1, 0\)"):
+    with pytest.raises(LowConfidenceError, match=r"\(2, 0\)"):
         read_frame(changed, located, state)
 
 

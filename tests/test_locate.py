@@ -160,7 +160,7 @@ REAL_125_CELLS = {
 def test_winmine_reads_real_125_percent_cells(skins):
     """A classic board at 125% whose cells carry the real pixels Windows drew at 125%."""
     sheet = cv2.imread(str(FIXTURES.parent.parent / "templates" / "winmine" / "source-sheet.png"))
-    text = "..........\n.0.1.2.3..\n..........\n.4.5.6.7..\nXWF*......"  # as a game shows
+    text = "01........\n12.1.2.3..\n..........\n.4.5.6.7..\nXWF*......"  # as a game shows
     pos = {**{str(i): (i, 0) for i in range(9)}, ".": (0, 1), "*": (2, 1), "F": (3, 1),
            "W": (4, 1), "X": (5, 1)}  # fmt: skip
     rows = text.split()

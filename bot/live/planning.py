@@ -10,7 +10,10 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+import numpy as np
+
 from bot.errors import PlayError
+from bot.reading.shown import zeros_beside_covered as zeros_in
 from solver.board import COVERED, NUMBERS, QUESTION, Board
 from solver.position import estimated_mines
 
@@ -146,13 +149,8 @@ def zeros_beside_covered(board: Board, before: Board | None = None) -> list[Posi
     >>> zeros_beside_covered(Board("0..\\n1.."), before=Board("0..\\n..."))
     []
     """
-    return [
-        (x, y)
-        for (x, y), ch in board.items()
-        if ch == "0"
-        and (before is None or before[x, y] == COVERED)
-        and any(board[n] == COVERED for n in board.neighbours(x, y))
-    ]
+    chars = np.array([list(row) for row in board.rows])
+    return [(x, y) for x, y in zeros_in(chars) if before is None or before[x, y] == COVERED]
 
 
 def reading_doubt(previous: Board | None, board: Board) -> str:

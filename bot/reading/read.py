@@ -29,7 +29,7 @@ from bot.reading.classify import CellScores, classify_cells
 from bot.reading.grid import Grid
 from bot.reading.locate import Located, locate_board
 from bot.reading.repeat import find_repeat
-from bot.reading.shown import shown_nowhere
+from bot.reading.shown import shown_nowhere, zeros_beside_covered
 from bot.reading.skins import Skin, find_skin, load_skins
 from bot.reading.state import ReaderState
 from solver.board import COVERED_CHARS, Board
@@ -89,7 +89,8 @@ def read_frame(
     state (a fresh one when None: the same reading, slower).
 
     Raises :class:`LowConfidenceError` naming the cells (x, y) that are below the skin's
-    confidence or margin threshold (a pointer over a cell, an animation, a wrong grid).
+    confidence or margin threshold (a pointer over a cell, an animation, a wrong grid), or
+    that read as 0 beside a covered cell in a game that opens round its 0s.
     """
     if located.repeat is not None:
         inside = located.repeat
@@ -113,6 +114,15 @@ def read_frame(
         raise BoardCutError(
             f"the {skin.name} cells read ({where}) are no whole board a game can show: "
             f"{impossible} (part of a bigger board, or cells of another size)"
+        )
+    zeros = zeros_beside_covered(scores.chars) if skin.opens_round_zeros else []
+    if zeros:
+        listed = ", ".join(f"({x}, {y})" for x, y in zeros[:LIST_CELLS])
+        more = f" and {len(zeros) - LIST_CELLS} more" if len(zeros) > LIST_CELLS else ""
+        raise LowConfidenceError(
+            f"{len(zeros)} cell(s) read as 0 beside a covered cell, which {skin.name} opens "
+            f"round a 0 at once (a cell held down, or a misread): {listed}{more}",
+            tuple(zeros),
         )
     mines, source = None, None
     shown = read_counter(frame_bgr, located, state)

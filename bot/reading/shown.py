@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import numpy as np
 
-from solver.board import EXPLODED, MINE, NUMBERS, WRONG_FLAG
+from solver.board import COVERED, EXPLODED, MINE, NUMBERS, WRONG_FLAG
 from solver.constraints import neighbour_counts
 
-__all__ = ["shown_nowhere"]
+__all__ = ["shown_nowhere", "zeros_beside_covered"]
 
 
 def shown_nowhere(chars: np.ndarray) -> str | None:
@@ -46,3 +46,20 @@ def shown_nowhere(chars: np.ndarray) -> str | None:
         x, y, n = int(xs[0]), int(ys[0]), int(around_shown[ys[0], xs[0]])
         return f"the {chars[y, x]} at ({x}, {y}) has {n} mines shown round it"
     return None
+
+
+def zeros_beside_covered(chars: np.ndarray) -> list[tuple[int, int]]:
+    """The cells ``(x, y)`` of ``chars`` (``[rows, cols]``) showing 0 beside a covered cell, row
+    by row. A game that opens every cell round a 0 at once shows none; one there is a cell
+    still held down (most games draw it as an opened empty cell) or a misread either way (a
+    number read as 0, a 0 read as covered). Flagged and question-marked cells are not counted:
+    the opening passes them by in some games.
+
+    >>> zeros_beside_covered(np.array([list("01."), list("01.")]))
+    []
+    >>> zeros_beside_covered(np.array([list("0.."), list("1F."), list("0F.")]))
+    [(0, 0)]
+    """
+    zero = chars == "0"
+    ys, xs = np.nonzero(zero & (neighbour_counts(chars == COVERED) > 0))
+    return [(int(x), int(y)) for x, y in zip(xs, ys, strict=True)]

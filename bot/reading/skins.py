@@ -127,6 +127,9 @@ class Skin:
     #: At a size no image was cut at, only the nearest size's images stand for the cells, not
     #: the skin's own stretched (skin.json ``cell.stretch_from: "nearest"``).
     stretch_nearest: bool = False
+    #: The game opens every cell round a 0 at once (skin.json ``opens_round_zeros``, default
+    #: true): a 0 beside a covered cell is then a cell held down or a misread.
+    opens_round_zeros: bool = True
 
     def tolerance_of(self, cls: str) -> int:
         """The per-channel tolerance the images of class ``cls`` are matched with."""
@@ -216,7 +219,7 @@ class Skin:
             self.scales_with_window, self.scales, self.pitch_range, self.tolerance,
             self.min_confidence, self.min_margin, self.anchors, self.levels, self.lost_chars,
             self.uneven_px, self.class_tolerance, self.gap_px, self.stretch_nearest,
-            self.spare_first,
+            self.spare_first, self.opens_round_zeros,
         )  # fmt: skip
 
     def __eq__(self, other: object) -> bool:
@@ -419,6 +422,7 @@ def _build_skin(folder: Path, path: Path, meta: dict[str, Any]) -> Skin:
         spare_first=bool(cell.get("spare_px_first", False)),
         gap_px=gap_px,
         stretch_nearest=cell.get("stretch_from", "own") == "nearest",
+        opens_round_zeros=bool(meta.get("opens_round_zeros", True)),
         sizes=tuple(sizes),
     )
 

@@ -37,6 +37,7 @@ from pathlib import Path
 
 from bot.errors import TuneError
 from bot.paths import shipped_skins_dir, user_skins_dir
+from bot.reading.shown import zeros_beside_covered
 from bot.reading.tune_cells import TOLERANCE, Group, Shot
 from bot.reading.tune_names import (
     CLASS_ORDER,
@@ -244,9 +245,11 @@ def _write(
     """:func:`write_skin` of the skin's own size and the other sizes learnt."""
     own = learnt[0]
     drawn = [(z.size, z.groups) for z in learnt[1:]]
+    # A 0 shown beside a covered cell says the game does not open round its 0s at once.
+    opens = not any(zeros_beside_covered(b) for z in learnt for b in z.named_boards())
     return write_skin(
         out, name, own.groups, own.size, own.inset, [s for z in learnt for s in z.shots], levels,
-        restart, game, tolerance, own_tolerance, drawn,
+        restart, game, tolerance, own_tolerance, drawn, opens,
     )  # fmt: skip
 
 

@@ -27,6 +27,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from bot.errors import TuneError
+from bot.reading.skins import CLASS_CHARS
 from bot.reading.tune_cells import (
     Group,
     Shot,
@@ -67,6 +68,16 @@ class SizeLearnt:
             made = [g for g, near in zip(made, alike, strict=True) if not near]
             self.groups = self.groups + made
             self.derived = self.derived + made
+
+    def named_boards(self) -> list[np.ndarray]:
+        """Each screenshot's cells as their groups are named (``[rows, cols]`` characters;
+        ``" "`` where no group has a class name)."""
+        boards = [np.full((s.lattice.rows, s.lattice.cols), " ") for s in self.shots]
+        for group in self.groups:
+            char = CLASS_CHARS.get(group.name or "")
+            for sample in group.samples if char is not None else ():
+                boards[sample.shot][sample.y, sample.x] = char
+        return boards
 
     def _line_variants(self) -> list[Group]:
         return [] if self.mask is None else line_variants(self.groups, self.mask)

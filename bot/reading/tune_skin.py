@@ -140,10 +140,12 @@ def write_skin(
     tolerance: int = TOLERANCE,
     class_tolerance: Mapping[str, int] | None = None,
     drawn: Sequence[tuple[tuple[int, int], Sequence[Group]]] = (),
+    opens_round_zeros: bool = True,
 ) -> Path:
     """Write ``folder/name``: one PNG per class variant and ``skin.json`` (reader's format);
     ``class_tolerance``: the classes matched with a tolerance of their own; ``drawn``: the
-    cells learnt at other sizes (``drawn_sizes``, each size's images in a sub-folder)."""
+    cells learnt at other sizes (``drawn_sizes``, each size's images in a sub-folder);
+    ``opens_round_zeros``: whether the game opens every cell round a 0 at once."""
     target = folder / name
     if check_replaceable(target):
         # The class images of the last tuning run (not what else the folder holds: the
@@ -189,6 +191,7 @@ def write_skin(
         "levels": [{"name": f"{c}x{r}", "cols": c, "rows": r, "mines": m} for c, r, m in levels],
         "lost": {"chars": "X" if "exploded" in templates else "*"},
         "won": {"about": "Won when every cell that is not a mine is open."},
+        "opens_round_zeros": opens_round_zeros,
     }
     if drawn_sizes:
         meta["drawn_sizes"] = drawn_sizes
