@@ -92,8 +92,21 @@ def locate_board(frame_bgr: np.ndarray, skins: Sequence[Skin] | None = None) -> 
         located = located if grid == located.grid else replace(located, grid=grid)
     why = _flat_board(frame, located)
     if why is not None:
-        raise BoardNotFoundError(why)
+        seen = _lattice_seen(frame, located.skin)
+        if seen is None:
+            raise BoardNotFoundError(why)
+        located = seen
     return located
+
+
+def _lattice_seen(frame: np.ndarray, skin: Skin) -> Located | None:
+    """The skin's one whole board on the lattice found without a skin, where the board found
+    first was all flat cells on no lattice the picture shows (a web clone's fresh board of
+    smaller cells read as blocks of four): that lattice is the picture's own; else None."""
+    boards = [c for c in lattice_boards(frame, [skin], []) if c.clean and is_whole(frame, c)]
+    if len(boards) != 1 or _flat_board(frame, boards[0].located) is not None:
+        return None
+    return boards[0].located
 
 
 def _flat_board(frame: np.ndarray, located: Located) -> str | None:

@@ -9,7 +9,7 @@ from collections.abc import Sequence
 import numpy as np
 
 from bot.errors import LatticeError
-from bot.reading.evident import drawn_classes
+from bot.reading.evident import drawn_classes, lattice_shown
 from bot.reading.extent import Candidate, board_extent
 from bot.reading.grid import Grid
 from bot.reading.lattice import find_lattice
@@ -77,8 +77,17 @@ def _grown(
 ) -> list[Candidate]:
     """The skin's boards grown from each of ``grids``, moved to where its cells read most
     surely (none where too few read)."""
-    boards = [seeded_board(frame, aligned_seeds(frame, grid, skin), skin, noisy) for grid in grids]
-    return [board for board in boards if board is not None]
+    boards = []
+    for grid in grids:
+        board = seeded_board(frame, aligned_seeds(frame, grid, skin), skin, noisy)
+        if board is None and lattice_shown(frame, grid):
+            # No drawn cell to seed from (a web clone's fresh board: squares of two greens, no
+            # lines): flat cells fit any pitch and any shift, but the picture's colour steps
+            # fall on this lattice's lines, so its cells are taken where it puts them.
+            board = seeded_board(frame, grid, skin, noisy, flat=True)
+        if board is not None:
+            boards.append(board)
+    return boards
 
 
 def lattice_boards_within(
@@ -99,18 +108,22 @@ def lattice_boards_within(
 
 
 def seeded_board(
-    frame: np.ndarray, grid: Grid, skin: Skin, noisy: bool = False
+    frame: np.ndarray, grid: Grid, skin: Skin, noisy: bool = False, flat: bool = False
 ) -> Candidate | None:
     """The skin's board grown from the cells of ``grid`` that read clearly as its drawn
     classes, or None (too few of them, or no board); ``noisy``: cells read and grown with a
     lossy picture's edges widened (a won board in a JPEG: no covered cell for an anchor, and
-    its numbers' edges smeared past the skin's tolerance)."""
+    its numbers' edges smeared past the skin's tolerance); ``flat``: from every cell of
+    ``grid``, flat ones too, when each reads clearly (else None)."""
     from bot.reading.classify import classify_cells
 
     scores = classify_cells(frame, grid, skin, lossy=noisy)
     # Seeds of drawn classes only: a flat cell of the skin's also reads clearly on any flat
     # tile of its colour (GNOME's covered cells, contrast lowered, as xdemineur's 0s).
-    seeds = scores.clear(skin) & np.isin(scores.classes, drawn_classes(skin, grid))
+    clear = scores.clear(skin)
+    seeds = clear if flat else clear & np.isin(scores.classes, drawn_classes(skin, grid))
+    if flat and not clear.all():
+        return None
     rows, cols = np.nonzero(seeds)
     if cols.size < MIN_SEED_CELLS:
         return None
