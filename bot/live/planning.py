@@ -153,15 +153,21 @@ def zeros_beside_covered(board: Board, before: Board | None = None) -> list[Posi
     return [(x, y) for x, y in zeros_in(chars) if before is None or before[x, y] == COVERED]
 
 
-def reading_doubt(previous: Board | None, board: Board) -> str:
-    """Why ``board``, read while a game runs after ``previous`` (the board last acted on),
-    cannot be what the game shows ("" when nothing says so): a revealed cell that changed, or
-    a cell opened since as a 0 beside a covered cell.
+def reading_doubt(located: Any, previous: Board | None, board: Board) -> str:
+    """Why ``board``, read while a game runs after ``previous`` (the board last acted on) on
+    the board ``located``, cannot be what the game shows ("" when nothing says so): a revealed
+    cell that changed, or a cell opened since as a 0 beside a covered cell (where the skin's
+    game opens every cell round a 0 at once, as most do).
 
-    >>> reading_doubt(Board("1.\\n.."), Board("2.\\n.."))
+    >>> reading_doubt(None, Board("1.\\n.."), Board("2.\\n.."))
     'revealed cells changed between two readings (a misread): (0, 0)'
-    >>> reading_doubt(Board("1.\\n.."), Board("10\\n..")), reading_doubt(None, Board("0.\\n.."))
-    ('a 0 beside covered cells (a cell still pressed, or a misread): (1, 0)', '')
+    >>> reading_doubt(None, Board("1.\\n.."), Board("10\\n.."))
+    'a 0 beside covered cells (a cell still pressed, or a misread): (1, 0)'
+    >>> reading_doubt(None, None, Board("0.\\n.."))
+    ''
+    >>> from types import SimpleNamespace as S
+    >>> reading_doubt(S(skin=S(opens_round_zeros=False)), Board("1.\\n.."), Board("10\\n.."))
+    ''
     """
     if previous is None:
         return ""
@@ -169,7 +175,8 @@ def reading_doubt(previous: Board | None, board: Board) -> str:
     if changed:
         cells = ", ".join(f"({x}, {y})" for x, y in changed[:8])
         return f"revealed cells changed between two readings (a misread): {cells}"
-    zeros = zeros_beside_covered(board, previous)
+    opens = bool(getattr(getattr(located, "skin", None), "opens_round_zeros", True))
+    zeros = zeros_beside_covered(board, previous) if opens else []
     if zeros:
         cells = ", ".join(f"({x}, {y})" for x, y in zeros[:8])
         return f"a 0 beside covered cells (a cell still pressed, or a misread): {cells}"

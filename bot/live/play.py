@@ -279,7 +279,7 @@ class Player:
                     return frame, PartialReading(self.located, board, "lost", None, ()), None
                 mines = self.mines if self.mines is not None else self._mines_shown
                 same = whole_reading(raw, view, self.located, mines, self.reader.judge)
-                if same is not None and not reading_doubt(previous, same.board):
+                if same is not None and not reading_doubt(self.located, previous, same.board):
                     return frame, same, self._plan_after(same, want_plan)
                 cells = view.doubtful_cells
                 hidden = covers_revealed(cells, previous)  # a message, not an unknown class
@@ -349,7 +349,7 @@ class Player:
         seen = reading.board.copy()  # the unknown cells are open: not covered beside a 0
         for x, y in cells:
             seen[x, y] = "8"
-        doubt = reading_doubt(previous, seen) if reading.state == "playing" else ""
+        doubt = reading_doubt(self.located, previous, seen) if reading.state == "playing" else ""
         if doubt:
             raise Unclear(doubt)
         return reading
@@ -368,7 +368,8 @@ class Player:
             if previous is None:  # passing over the board may be a few pixels off
                 self.located = relocated
         reading = self.reader.read(frame.image, self.located)
-        doubt = reading_doubt(previous, reading.board) if reading.state == "playing" else ""
+        playing = reading.state == "playing"
+        doubt = reading_doubt(self.located, previous, reading.board) if playing else ""
         if doubt:
             raise Unclear(doubt)
         return reading

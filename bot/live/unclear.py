@@ -145,18 +145,22 @@ def whole_reading(
 
 
 def surely_opened(
-    cells: Iterable[Position], view: CellView, proven_safe_clicked: Iterable[Position]
+    cells: Iterable[Position],
+    view: CellView,
+    proven_safe_clicked: Iterable[Position],
+    opens_round_zeros: bool = True,
 ) -> bool:
     """True when each of ``cells`` is certainly an opened cell: the bot opened it as proven
-    safe, or a neighbour reads clearly as ``0`` (a zero opens every cell around it).
+    safe, or a neighbour reads clearly as ``0`` in a game that ``opens_round_zeros`` (opens
+    every cell round a 0 at once).
 
     >>> view = CellView(("0?.", "..."), np.array([[False, True, False], [False] * 3]))
     >>> surely_opened([(1, 0)], view, []), surely_opened([(2, 1)], view, [])
     (True, False)
-    >>> surely_opened([(2, 1)], view, [(2, 1)])
-    True
+    >>> surely_opened([(2, 1)], view, [(2, 1)]), surely_opened([(1, 0)], view, [], False)
+    (True, False)
     """
-    confident = view.confident()
+    confident = view.confident() if opens_round_zeros else {}
     clicked = set(proven_safe_clicked)
     for x, y in cells:
         if (x, y) in clicked:
@@ -224,7 +228,8 @@ def reading_with_unknown(
 
     cells = view.doubtful_cells
     board, judged = partial_board(view, cells)
-    if not surely_opened(cells, view, safe_clicked) or (
+    opens = bool(getattr(located.skin, "opens_round_zeros", True))
+    if not surely_opened(cells, view, safe_clicked, opens) or (
         previous is not None and inconsistent_cells(previous, board)
     ):
         raise GameAbandoned(
