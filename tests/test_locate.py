@@ -350,3 +350,16 @@ def test_a_board_whose_period_a_busy_desktop_pulls_off_is_found_at_the_whole_pit
     located = locate_board(picture.image)
     assert (located.grid.cols, located.grid.rows) == (truth.width, truth.height)
     assert read_frame(picture.image, located).board == truth
+
+
+def test_a_fresh_board_is_not_taken_by_another_games_flat_cells() -> None:
+    """GNOME's fresh 16x16 board of 63 px cells at contrast 0.85: every tile also reads clearly
+    as xdemineur's flat 0, on a lattice the picture shows. Flat cells seed a board only where
+    they make one a game shows (all 0s is none): the board is GNOME's, read exactly."""
+    from bot.reading.read import read_image
+    from tests.fixtures.perturb import contrast
+
+    png = FIXTURES / "gnome-mines-sizes" / "w1300x1100-medium-fresh.png"
+    reading = read_image(contrast(cv2.imread(str(png)), 0.85), load_skins())
+    assert reading.located.skin.name == "gnome-mines"
+    assert reading.board == read_board(str(png.with_suffix(".txt")))

@@ -15,6 +15,7 @@ from bot.reading.grid import Grid
 from bot.reading.lattice import find_lattice
 from bot.reading.recolour import aligned_seeds
 from bot.reading.regions import largest_pitch
+from bot.reading.shown import shown_nowhere
 from bot.reading.skins import Skin
 
 __all__ = [
@@ -114,7 +115,8 @@ def seeded_board(
     classes, or None (too few of them, or no board); ``noisy``: cells read and grown with a
     lossy picture's edges widened (a won board in a JPEG: no covered cell for an anchor, and
     its numbers' edges smeared past the skin's tolerance); ``flat``: from every cell of
-    ``grid``, flat ones too, when each reads clearly (else None)."""
+    ``grid``, flat ones too, when each reads clearly and they make a board a game can show
+    (:func:`~bot.reading.shown.shown_nowhere`; else None)."""
     from bot.reading.classify import classify_cells
 
     scores = classify_cells(frame, grid, skin, lossy=noisy)
@@ -122,7 +124,9 @@ def seeded_board(
     # tile of its colour (GNOME's covered cells, contrast lowered, as xdemineur's 0s).
     clear = scores.clear(skin)
     seeds = clear if flat else clear & np.isin(scores.classes, drawn_classes(skin, grid))
-    if flat and not clear.all():
+    if flat and (not clear.all() or shown_nowhere(scores.chars) is not None):
+        # Every cell, read clearly and as a board a game shows: a flat class of another
+        # skin's reads on any game's flat tiles too (xdemineur's 0s on GNOME's fresh board).
         return None
     rows, cols = np.nonzero(seeds)
     if cols.size < MIN_SEED_CELLS:
