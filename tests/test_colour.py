@@ -12,7 +12,7 @@ import pytest
 
 from bot.errors import BoardNotFoundError, LowConfidenceError
 from bot.reading.read import ReaderState, locate_board, read_frame
-from solver.board import read_board
+from solver.board import Board, read_board
 from tests.fixtures.perturb import noise
 from tests.photometric import MILD, STRONG
 
@@ -447,3 +447,39 @@ def test_another_games_flat_cells_through_a_curve_do_not_outbid_a_fresh_board():
     located = locate_board(frame)
     assert located.skin.name == "gnome-mines"
     assert read_frame(frame, located).board == read_board(str(png.with_suffix(".txt")))
+
+
+def test_a_curve_is_learnt_where_only_the_empty_cells_are_sure_of_their_class():
+    """GNOME Mines' won 8x8 board of 60 px cells at contrast 1.15: its number tiles differ from
+    the empty one by a glyph, and against every image (covered cells drawn lighter under the
+    pointer, and so on) only the empty cells were sure of their class: one grey, no curve. The
+    frame's own curve is learnt against each class's first image too, and reads every cell
+    (the board was found only after seconds of colour search, through its seeds' curve)."""
+    from bot.reading.classify import classify_cells
+    from tests.photometric import contrast
+
+    png = FIXTURES / "gnome-mines-sizes" / "w700x600-small-won.png"
+    picture = cv2.imread(str(png))
+    located = locate_board(picture)
+    scores = classify_cells(contrast(picture, 1.15), located.grid, located.skin, adapt_tone=True)
+    assert scores.clear(located.skin).all()
+    text = "\n".join("".join(row) for row in scores.chars)
+    assert Board(text) == read_board(str(png.with_suffix(".txt")))
+
+
+def test_a_board_the_widened_look_finds_is_read_with_its_lines_placed(monkeypatch):
+    """GNOME Mines' 30x16 won board at a desktop's 125 % (nearest): the anchors place only a
+    piece, the widened look finds the whole board on an even lattice, whose cells read clearly
+    once each line is placed where the picture draws it. That is the board: the screen's colours
+    are the skin's, and no colour search is made (it cost 16 s and found nothing)."""
+    import bot.reading.locate as locate
+    from tests.fixtures.perturb import scale
+
+    def no_search(*args, **kwargs):
+        raise AssertionError("a colour search for a picture in the skin's own colours")
+
+    monkeypatch.setattr(locate, "_locate_recoloured", no_search)
+    png = FIXTURES / "gnome-mines-sizes" / "w1000x600-big-won.png"
+    frame = scale(cv2.imread(str(png)), 1.25, "nearest")
+    board = read_frame(frame, locate_board(frame)).board
+    assert board == read_board(str(png.with_suffix(".txt")))

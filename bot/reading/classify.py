@@ -26,13 +26,13 @@ show the skin's own colours, through a tone curve (:mod:`bot.reading.tone`).
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING
 
 import numpy as np
 
-from bot.reading.skins import Skin
+from bot.reading.skins import Skin, first_images
 from bot.reading.state import LastFrame, ReaderState, ToneCurve
 from bot.reading.tone import START_CURVES, fit_tone
 
@@ -181,8 +181,9 @@ def classify_cells(
                 if learnt is not None:
                     results = read(None)
                 if unclear(results):
+                    fits = _fit_banks(bank, skin, sx, sy, step)
                     results = _read_through_tones(
-                        samples, skin, bank, state, read, unclear, found_through, bleed
+                        samples, skin, bank, fits, state, read, unclear, found_through, bleed
                     )
             state.searched = LastFrame(key, samples.copy(), tuple(r.copy() for r in results))
     win, conf, margin, distance = results
@@ -250,18 +251,19 @@ def _read_through_tones(
     samples: np.ndarray,
     skin: Skin,
     bank: TemplateBank,
+    fits: Iterable[TemplateBank],
     state: ReaderState,
     read: Callable[[ToneCurve | None], tuple[np.ndarray, ...]],
     unclear: Callable[[tuple[np.ndarray, ...]], int],
     found_through: ToneCurve | None = None,
     bleed: Callable[[], np.ndarray] | None = None,
 ) -> tuple[np.ndarray, ...]:
-    """The cells read through the tone curve learnt from them (:func:`fit_tone`), from each
-    of :data:`~bot.reading.tone.START_CURVES`; when no curve reads every cell clearly, read again
-    with the tolerance widened by the frame's noise and each template's edges
+    """The cells read through the tone curve learnt from them (:func:`fit_tone`) against each
+    bank of ``fits`` in turn (see :func:`_fit_banks`), from each of
+    :data:`~bot.reading.tone.START_CURVES`; when no curve reads every cell clearly, read
+    again with the tolerance widened by the frame's noise and each template's edges
     (:func:`~bot.reading.lossy.noisy_bank`: lossy compression smears edges and colour), where
-    a winner must beat the runner-up by
-    :data:`~bot.reading.noisy_read.NOISY_MARGIN` more.
+    a winner must beat the runner-up by :data:`~bot.reading.noisy_read.NOISY_MARGIN` more.
 
     When two curves both read every cell clearly but differently, the frame is ambiguous:
     the cells they disagree on get a margin of 0 (refused). A curve that read every cell
@@ -269,7 +271,7 @@ def _read_through_tones(
     best: tuple[np.ndarray, ...] = read(None)
     clear: list[tuple[ToneCurve | None, tuple[np.ndarray, ...]]] = []
     tried: list[ToneCurve] = []
-    for fit in tone_fit_banks(bank):
+    for fit in fits:
         if clear:
             break
         for curve in _fitted_curves(samples, fit, skin, state):
@@ -314,6 +316,19 @@ def _read_through_tones(
     if chosen is not None:
         state.tones[skin.name] = chosen
     return results
+
+
+def _fit_banks(
+    bank: TemplateBank, skin: Skin, sx: float, sy: float, step: int
+) -> Iterator[TemplateBank]:
+    """The banks a frame's tone curve is learnt against, in turn: ``bank``'s
+    (:func:`~bot.reading.banks.tone_fit_banks`), then each class's first image alone
+    (:func:`~bot.reading.skins.first_images`), made only when asked for. Against every image,
+    a screen's contrast can leave too few cells sure of their class to learn from: GNOME
+    Mines' number tiles differ from its empty one by a glyph, and at contrast 1.15 only the
+    empty cells of its 8x8 won board of 60 px cells were sure (one grey: no curve)."""
+    yield from tone_fit_banks(bank)
+    yield template_bank(first_images(skin), sx, sy, step)
 
 
 #: The least range of template values (levels) the flat pixels of the sure cells must cover, in

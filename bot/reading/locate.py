@@ -86,16 +86,23 @@ def locate_board(frame_bgr: np.ndarray, skins: Sequence[Skin] | None = None) -> 
         raise BoardNotFoundError(
             f"no board found in the {frame.shape[1]}x{frame.shape[0]} picture (too small)"
         )
-    located = refined_phase(frame, _locate_any(frame, skins))
-    if located.repeat is None:  # (read at its own size when a pixel-repeating scaler drew it)
-        grid = read_lines(frame, located.grid, located.skin, located.tone)
-        located = located if grid == located.grid else replace(located, grid=grid)
+    located = _lines_placed(frame, _locate_any(frame, skins))
     why = _flat_board(frame, located)
     if why is not None:
         seen = _lattice_seen(frame, located.skin)
         if seen is None:
             raise BoardNotFoundError(why)
         located = seen
+    return located
+
+
+def _lines_placed(frame: np.ndarray, located: Located) -> Located:
+    """``located`` with its lattice's phase refined and each line placed where the picture
+    draws it (an uneven lattice: a desktop's scaling shares out spare pixels)."""
+    located = refined_phase(frame, located)
+    if located.repeat is None:  # (read at its own size when a pixel-repeating scaler drew it)
+        grid = read_lines(frame, located.grid, located.skin, located.tone)
+        located = located if grid == located.grid else replace(located, grid=grid)
     return located
 
 
@@ -204,7 +211,12 @@ def _locate_any(frame: np.ndarray, skins: Sequence[Skin]) -> Located:
         elif reads_clearly(frame, located):
             return located
         else:
-            unread = located
+            # Read with its lines where the picture draws them (a desktop's nearest scaling
+            # of GNOME Mines' 30x16 board to 125 % read clearly only so), before the colour
+            # search, which costs seconds on a picture in the skin's own colours.
+            unread = _lines_placed(frame, located)
+            if unread.repeat is None and reads_clearly(frame, unread):
+                return unread
     # Only a few cells read clearly, and they make no whole board (another skin's look-alikes
     # on a recoloured screen): the screen's colours.
     if recoloured_first or not any(

@@ -21,7 +21,6 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import replace
-from functools import lru_cache
 
 import numpy as np
 
@@ -35,7 +34,7 @@ from bot.reading.regions import (
     padded_box,
     search_padding,
 )
-from bot.reading.skins import Skin
+from bot.reading.skins import Skin, first_images
 from bot.reading.state import ReaderState, ToneCurve
 
 #: Farthest (levels, in any channel) a key colour is looked for from its own value: the
@@ -142,7 +141,7 @@ def learn_curve(frame: np.ndarray, grid: Grid, skin: Skin, rough: ToneCurve) -> 
     # The most detailed block holds the colours a curve is learnt from (a whole board's every
     # cell, read again through each curve tried, costs seconds); the whole grid's and the
     # inner one's are one block where the most detail lies away from the edge: read once.
-    firsts = _first_images(skin)
+    firsts = first_images(skin)
     for part in dict.fromkeys(detailed_block(frame, g, CURVE_BLOCK) for g in grids):
         if classify_cells(frame, part, skin).clear(skin).all():
             return rough
@@ -161,25 +160,6 @@ def learn_curve(frame: np.ndarray, grid: Grid, skin: Skin, rough: ToneCurve) -> 
         if scores.clear(skin).all():
             return rough
     return None
-
-
-@lru_cache(maxsize=16)
-def _first_images(skin: Skin) -> Skin:
-    """``skin`` with each class's first image alone, at its own size and at each size drawn;
-    memoised, so that the template banks memoised per skin find it again by identity (comparing
-    skins compares all their images: sgt-mines has a thousand)."""
-
-    def firsts(variants: tuple[tuple[str, np.ndarray], ...]) -> tuple[tuple[str, np.ndarray], ...]:
-        first: dict[str, np.ndarray] = {}
-        for name, image in variants:
-            first.setdefault(name, image)
-        return tuple(first.items())
-
-    return replace(
-        skin,
-        variants=firsts(skin.variants),
-        sizes=tuple(replace(size, variants=firsts(size.variants)) for size in skin.sizes),
-    )
 
 
 def aligned_seeds(frame: np.ndarray, lattice: Grid, skin: Skin) -> Grid:

@@ -18,7 +18,8 @@ from __future__ import annotations
 import json
 import os
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
+from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
@@ -261,6 +262,27 @@ class Skin:
     def characters(self) -> str:
         """The board characters this skin can show, e.g. ``'.012345678F?*XW'``."""
         return "".join(dict.fromkeys(CLASS_CHARS[name] for name, _ in self.variants))
+
+
+@lru_cache(maxsize=16)
+def first_images(skin: Skin) -> Skin:
+    """``skin`` with each class's first image alone, at its own size and at each size drawn: a
+    tone curve is learnt against these too (a variant drawn for one cell at a time, or a
+    number's tile beside the empty one, lets too few cells be sure of their class). Memoised,
+    so that the template banks memoised per skin find it again by identity (comparing skins
+    compares all their images: sgt-mines has a thousand)."""
+
+    def firsts(variants: tuple[tuple[str, np.ndarray], ...]) -> tuple[tuple[str, np.ndarray], ...]:
+        first: dict[str, np.ndarray] = {}
+        for name, image in variants:
+            first.setdefault(name, image)
+        return tuple(first.items())
+
+    return replace(
+        skin,
+        variants=firsts(skin.variants),
+        sizes=tuple(replace(size, variants=firsts(size.variants)) for size in skin.sizes),
+    )
 
 
 def regapped(image: np.ndarray, size: tuple[int, int], gap: int) -> np.ndarray:
