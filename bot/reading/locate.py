@@ -86,10 +86,11 @@ def locate_board(frame_bgr: np.ndarray, skins: Sequence[Skin] | None = None) -> 
         raise BoardNotFoundError(
             f"no board found in the {frame.shape[1]}x{frame.shape[0]} picture (too small)"
         )
-    located = _lines_placed(frame, _locate_any(frame, skins))
+    lattice: list[list[Grid]] = []  # the lattice found without a skin, once, when asked for
+    located = _lines_placed(frame, _locate_any(frame, skins, lattice))
     why = _flat_board(frame, located)
     if why is not None:
-        seen = _lattice_seen(frame, located.skin)
+        seen = _lattice_seen(frame, located.skin, lattice)
         if seen is None:
             raise BoardNotFoundError(why)
         located = seen
@@ -106,11 +107,23 @@ def _lines_placed(frame: np.ndarray, located: Located) -> Located:
     return located
 
 
-def _lattice_seen(frame: np.ndarray, skin: Skin) -> Located | None:
+def _in_own_colours(frame: np.ndarray, located: Located) -> bool:
+    """Whether the cells of the board found show its skin's own colours: as drawn, half of
+    them or more lie within the skin's tolerance of their images (a screen's colour change
+    moves every cell off its image; see :func:`~bot.reading.classify.as_screen_shows`)."""
+    from bot.reading.classify import classify_cells
+
+    if located.repeat is not None:
+        return False  # its cells are read at the size the picture was before its enlargement
+    distance = classify_cells(frame, located.grid, located.skin).distance
+    return float(np.median(distance)) <= located.skin.tolerance
+
+
+def _lattice_seen(frame: np.ndarray, skin: Skin, lattice: list[list[Grid]]) -> Located | None:
     """The skin's one whole board on the lattice found without a skin, where the board found
     first was all flat cells on no lattice the picture shows (a web clone's fresh board of
     smaller cells read as blocks of four): that lattice is the picture's own; else None."""
-    boards = [c for c in lattice_boards(frame, [skin], []) if c.clean and is_whole(frame, c)]
+    boards = [c for c in lattice_boards(frame, [skin], lattice) if c.clean and is_whole(frame, c)]
     if len(boards) != 1 or _flat_board(frame, boards[0].located) is not None:
         return None
     return boards[0].located
@@ -160,11 +173,11 @@ def _as_drawn(
     return located
 
 
-def _locate_any(frame: np.ndarray, skins: Sequence[Skin]) -> Located:
+def _locate_any(frame: np.ndarray, skins: Sequence[Skin], lattice: list[list[Grid]]) -> Located:
     """The board in ``frame``: in the skins' own colours, else with a lossy picture's edges
-    widened, else through the screen's colours (see :func:`locate_board`)."""
+    widened, else through the screen's colours (see :func:`locate_board`); ``lattice``: the
+    lattice found without a skin, once (see :func:`~bot.reading.seeded.found_lattice`)."""
     look = FrameLook.of(frame)
-    lattice: list[list[Grid]] = []  # the lattice found without a skin, once, when asked for
     anchored, boards, whole = _drawn_boards(look, skins, lattice)
     # No skin's cells read clearly where an anchor placed them, and the lattice gave no whole
     # board: perhaps the picture is lossy or the screen's colours are not the skins', and the
@@ -218,10 +231,14 @@ def _locate_any(frame: np.ndarray, skins: Sequence[Skin]) -> Located:
             if unread.repeat is None and reads_clearly(frame, unread):
                 return unread
     # Only a few cells read clearly, and they make no whole board (another skin's look-alikes
-    # on a recoloured screen): the screen's colours.
-    if recoloured_first or not any(
+    # on a recoloured screen): the screen's colours. Not where the widened look found the
+    # board in the skin's own colours: noise, JPEG or a picture's lost colour leave most cells
+    # on their images, where no curve is to be found (a greyscale sgt-mines board searched
+    # for 36 s).
+    few_clear = recoloured_first or not any(
         board_sized(c) or (c.clean and is_whole(frame, c)) for c in anchored
-    ):
+    )
+    if few_clear and (unread is None or not _in_own_colours(frame, unread)):
         found = _locate_recoloured(frame, skins, lattice)
         if found is not None:
             return found
