@@ -26,8 +26,9 @@ show the skin's own colours, through a tone curve (:mod:`bot.reading.tone`).
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, replace
+from functools import partial
 from typing import TYPE_CHECKING
 
 import numpy as np
@@ -181,9 +182,9 @@ def classify_cells(
                 if learnt is not None:
                     results = read(None)
                 if unclear(results):
-                    fits = _fit_banks(bank, skin, sx, sy, step)
+                    firsts = partial(template_bank, first_images(skin), sx, sy, step)
                     results = _read_through_tones(
-                        samples, skin, bank, fits, state, read, unclear, found_through, bleed
+                        samples, skin, bank, firsts, state, read, unclear, found_through, bleed
                     )
             state.searched = LastFrame(key, samples.copy(), tuple(r.copy() for r in results))
     win, conf, margin, distance = results
@@ -251,7 +252,7 @@ def _read_through_tones(
     samples: np.ndarray,
     skin: Skin,
     bank: TemplateBank,
-    fits: Iterable[TemplateBank],
+    firsts: Callable[[], TemplateBank],
     state: ReaderState,
     read: Callable[[ToneCurve | None], tuple[np.ndarray, ...]],
     unclear: Callable[[tuple[np.ndarray, ...]], int],
@@ -259,8 +260,14 @@ def _read_through_tones(
     bleed: Callable[[], np.ndarray] | None = None,
 ) -> tuple[np.ndarray, ...]:
     """The cells read through the tone curve learnt from them (:func:`fit_tone`) against each
-    bank of ``fits`` in turn (see :func:`_fit_banks`), from each of
-    :data:`~bot.reading.tone.START_CURVES`; when no curve reads every cell clearly, read
+    bank of :func:`~bot.reading.banks.tone_fit_banks` in turn, from each of
+    :data:`~bot.reading.tone.START_CURVES`. Where none gives a curve, against ``firsts()``
+    (each class's first image alone, :func:`~bot.reading.skins.first_images`): against every
+    image a screen's contrast can leave too few cells sure of their class to learn from
+    (GNOME Mines' number tiles differ from its empty one by a glyph; at contrast 1.15 only
+    the empty cells of its 8x8 won board of 60 px cells were sure: one grey, no curve).
+
+    When no curve reads every cell clearly, read
     again with the tolerance widened by the frame's noise and each template's edges
     (:func:`~bot.reading.lossy.noisy_bank`: lossy compression smears edges and colour), where
     a winner must beat the runner-up by :data:`~bot.reading.noisy_read.NOISY_MARGIN` more.
@@ -271,13 +278,20 @@ def _read_through_tones(
     best: tuple[np.ndarray, ...] = read(None)
     clear: list[tuple[ToneCurve | None, tuple[np.ndarray, ...]]] = []
     tried: list[ToneCurve] = []
-    for fit in fits:
+    for fit in tone_fit_banks(bank):
         if clear:
             break
         for curve in _fitted_curves(samples, fit, skin, state):
             if any(np.array_equal(curve.lut, t.lut) for t in tried):
                 continue
             tried.append(curve)
+            results = tuple(r.copy() for r in read(curve))
+            if not unclear(results):
+                clear.append((curve, results))
+            elif unclear(results) < unclear(best):
+                best = results
+    if not tried:
+        for curve in _fitted_curves(samples, firsts(), skin, state):
             results = tuple(r.copy() for r in read(curve))
             if not unclear(results):
                 clear.append((curve, results))
@@ -316,19 +330,6 @@ def _read_through_tones(
     if chosen is not None:
         state.tones[skin.name] = chosen
     return results
-
-
-def _fit_banks(
-    bank: TemplateBank, skin: Skin, sx: float, sy: float, step: int
-) -> Iterator[TemplateBank]:
-    """The banks a frame's tone curve is learnt against, in turn: ``bank``'s
-    (:func:`~bot.reading.banks.tone_fit_banks`), then each class's first image alone
-    (:func:`~bot.reading.skins.first_images`), made only when asked for. Against every image,
-    a screen's contrast can leave too few cells sure of their class to learn from: GNOME
-    Mines' number tiles differ from its empty one by a glyph, and at contrast 1.15 only the
-    empty cells of its 8x8 won board of 60 px cells were sure (one grey: no curve)."""
-    yield from tone_fit_banks(bank)
-    yield template_bank(first_images(skin), sx, sy, step)
 
 
 #: The least range of template values (levels) the flat pixels of the sure cells must cover, in
