@@ -83,9 +83,31 @@ def absent_pixels(to_template: np.ndarray, to_common: np.ndarray) -> np.ndarray:
     >>> absent_pixels(to_template, to_common).tolist()
     [[1, 0]]
     """
-    m, d = to_template.shape
-    near_template = to_template.reshape(m, d // 3, 3).max(axis=2)
-    return (near_template >= to_common.reshape(m, d // 3, 3).max(axis=2)).astype(np.uint8)
+    return (_largest_channel(to_template) >= _largest_channel(to_common)).astype(np.uint8)
+
+
+def absolute_difference(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """``|a - b|`` of two ``uint8`` arrays (broadcast), as ``uint8``: the larger less the
+    smaller, with no widening to a signed type (several times faster for every cell against
+    every variant).
+
+    >>> absolute_difference(np.array([3, 250], np.uint8), np.array([[9], [0]], np.uint8)).tolist()
+    [[6, 241], [3, 250]]
+    """
+    out = np.maximum(a, b)
+    out -= np.minimum(a, b)
+    return out
+
+
+def _largest_channel(values: np.ndarray) -> np.ndarray:
+    """Each pixel's largest channel of ``values`` ``[M, P * 3]`` (channels interleaved):
+    ``[M, P]``. Two maxima of strided views: a reduction over an axis of 3 is many times slower
+    (it was a quarter of the locator's time on a big board).
+
+    >>> _largest_channel(np.array([[1, 5, 2, 9, 0, 3]], np.uint8)).tolist()
+    [[5, 9]]
+    """
+    return np.maximum(np.maximum(values[:, 0::3], values[:, 1::3]), values[:, 2::3])
 
 
 #: Per-channel difference from a template's commonest colour past which a pixel is ink: a

@@ -21,7 +21,13 @@ from bot.reading.banks import (
     sample_step,
     template_bank,
 )
-from bot.reading.detail import absent_pixels, detail_cap, far_pixel_map, shown_cap
+from bot.reading.detail import (
+    absent_pixels,
+    absolute_difference,
+    detail_cap,
+    far_pixel_map,
+    shown_cap,
+)
 from bot.reading.skins import Skin
 from bot.reading.state import LastFrame, ReaderState
 
@@ -387,8 +393,8 @@ def _best_variants(
     # One class at a time: its weak cells against all its variants in one comparison.
     for g in np.unique(top[weak]):
         cells, slots = np.nonzero(weak & (top == g))
-        variants = bank.u8[bank.starts[g] : bank.starts[g + 1]].astype(np.int16)
-        diff = np.abs(samples[cells].astype(np.int16)[None] - variants[:, None]).astype(np.uint8)
+        variants = bank.u8[bank.starts[g] : bank.starts[g + 1]]
+        diff = absolute_difference(samples[cells][None], variants[:, None])
         k, d = variants.shape
         if bank.tol_all is not None and widen is None:
             tol: np.ndarray | int = bank.tol_all
@@ -400,8 +406,8 @@ def _best_variants(
         rows = np.repeat(np.arange(bank.starts[g], bank.starts[g + 1]), len(cells))
         absent = None
         if bank.by_presence:
-            common = bank.common[rows].reshape(k, len(cells), d).astype(np.int16)
-            away = np.abs(samples[cells].astype(np.int16)[None] - common).astype(np.uint8)
+            common = bank.common[rows].reshape(k, len(cells), d)
+            away = absolute_difference(samples[cells][None], common)
             absent = absent_pixels(diff.reshape(-1, d), away.reshape(-1, d))
         far = far_pixel_map(diff.reshape(-1, d), tol)
         off = cv2.reduce(far, 1, cv2.REDUCE_SUM, dtype=cv2.CV_32S)[:, 0]
