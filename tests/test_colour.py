@@ -483,22 +483,3 @@ def test_a_board_the_widened_look_finds_is_read_with_its_lines_placed(monkeypatc
     frame = scale(cv2.imread(str(png)), 1.25, "nearest")
     board = read_frame(frame, locate_board(frame)).board
     assert board == read_board(str(png.with_suffix(".txt")))
-
-
-def test_a_board_found_in_its_skins_own_colours_is_not_sought_in_others(monkeypatch):
-    """sgt-mines' beginner board in greyscale: the widened look finds the whole board, most of
-    its cells on their images as drawn (only the numbers lost their colours). No tone curve
-    can give back what the picture lost: no colour search is made (36 s, finding nothing),
-    and the numbers are refused by name."""
-    import bot.reading.locate as locate
-    from tests.photometric import greyscale
-
-    def no_search(*args, **kwargs):
-        raise AssertionError("a colour search for a picture in the skin's own colours")
-
-    monkeypatch.setattr(locate, "_locate_recoloured", no_search)
-    frame = greyscale(cv2.imread(str(FIXTURES / "sgt-mines" / "beginner-first.png")))
-    found = locate_board(frame)
-    assert (found.skin.name, found.grid.cols, found.grid.rows) == ("sgt-mines", 9, 9)
-    with pytest.raises(LowConfidenceError, match="do not read clearly"):
-        read_frame(frame, found)
