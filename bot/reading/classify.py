@@ -278,20 +278,19 @@ def _read_through_tones(
     best: tuple[np.ndarray, ...] = read(None)
     clear: list[tuple[ToneCurve | None, tuple[np.ndarray, ...]]] = []
     tried: list[ToneCurve] = []
-    for fit in tone_fit_banks(bank):
+
+    def fits() -> Iterator[TemplateBank]:
+        yield from tone_fit_banks(bank)
+        if not tried:  # (looked at once the banks before have been tried)
+            yield firsts()
+
+    for fit in fits():
         if clear:
             break
         for curve in _fitted_curves(samples, fit, skin, state):
             if any(np.array_equal(curve.lut, t.lut) for t in tried):
                 continue
             tried.append(curve)
-            results = tuple(r.copy() for r in read(curve))
-            if not unclear(results):
-                clear.append((curve, results))
-            elif unclear(results) < unclear(best):
-                best = results
-    if not tried:
-        for curve in _fitted_curves(samples, firsts(), skin, state):
             results = tuple(r.copy() for r in read(curve))
             if not unclear(results):
                 clear.append((curve, results))
@@ -438,6 +437,19 @@ def learn_tone(
     return None
 
 
+def in_skin_colours(distance: np.ndarray, skin: Skin) -> bool:
+    """Whether cells at ``distance`` from their images as drawn show ``skin``'s own colours:
+    half of them or more within its tolerance (a screen's colour change moves every cell off
+    its image; noise, JPEG or a lost colour leave most on it). True for no cells.
+
+    >>> from bot.reading.skins import find_skin
+    >>> skin = find_skin("winmine")
+    >>> in_skin_colours(np.array([1.0, 2.0, 90.0]), skin), in_skin_colours(np.array([40.0]), skin)
+    (True, False)
+    """
+    return not distance.size or float(np.median(distance)) <= skin.tolerance
+
+
 def as_screen_shows(
     frame_bgr: np.ndarray,
     grid: Grid,
@@ -456,8 +468,7 @@ def as_screen_shows(
     board's cells come back to their images and the margin does not (23.9 against 2.3).
     """
     x0, y0, x1, y1 = inside
-    middle = scores.distance[y0 : y1 + 1, x0 : x1 + 1]
-    if not middle.size or float(np.median(middle)) <= skin.tolerance:
+    if in_skin_colours(scores.distance[y0 : y1 + 1, x0 : x1 + 1], skin):
         return scores
     curve = learn_tone(frame_bgr, grid.part(x0, y0, x1 - x0 + 1, y1 - y0 + 1), skin, step)
     if curve is None:

@@ -86,19 +86,6 @@ def absent_pixels(to_template: np.ndarray, to_common: np.ndarray) -> np.ndarray:
     return (_largest_channel(to_template) >= _largest_channel(to_common)).astype(np.uint8)
 
 
-def absolute_difference(a: np.ndarray, b: np.ndarray) -> np.ndarray:
-    """``|a - b|`` of two ``uint8`` arrays (broadcast), as ``uint8``: the larger less the
-    smaller, with no widening to a signed type (several times faster for every cell against
-    every variant).
-
-    >>> absolute_difference(np.array([3, 250], np.uint8), np.array([[9], [0]], np.uint8)).tolist()
-    [[6, 241], [3, 250]]
-    """
-    out = np.maximum(a, b)
-    out -= np.minimum(a, b)
-    return out
-
-
 def _largest_channel(values: np.ndarray) -> np.ndarray:
     """Each pixel's largest channel of ``values`` ``[M, P * 3]`` (channels interleaved):
     ``[M, P]``. Two maxima of strided views: a reduction over an axis of 3 is many times slower

@@ -108,15 +108,13 @@ def _lines_placed(frame: np.ndarray, located: Located) -> Located:
 
 
 def _in_own_colours(frame: np.ndarray, located: Located) -> bool:
-    """Whether the cells of the board found show its skin's own colours: as drawn, half of
-    them or more lie within the skin's tolerance of their images (a screen's colour change
-    moves every cell off its image; see :func:`~bot.reading.classify.as_screen_shows`)."""
-    from bot.reading.classify import classify_cells
+    """Whether the cells of the board found show its skin's own colours as drawn
+    (:func:`~bot.reading.classify.in_skin_colours`)."""
+    from bot.reading.classify import classify_cells, in_skin_colours
 
     if located.repeat is not None:
         return False  # its cells are read at the size the picture was before its enlargement
-    distance = classify_cells(frame, located.grid, located.skin).distance
-    return float(np.median(distance)) <= located.skin.tolerance
+    return in_skin_colours(classify_cells(frame, located.grid, located.skin).distance, located.skin)
 
 
 def _lattice_seen(frame: np.ndarray, skin: Skin, lattice: list[list[Grid]]) -> Located | None:

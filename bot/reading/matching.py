@@ -21,13 +21,7 @@ from bot.reading.banks import (
     sample_step,
     template_bank,
 )
-from bot.reading.detail import (
-    absent_pixels,
-    absolute_difference,
-    detail_cap,
-    far_pixel_map,
-    shown_cap,
-)
+from bot.reading.detail import absent_pixels, detail_cap, far_pixel_map, shown_cap
 from bot.reading.skins import Skin
 from bot.reading.state import LastFrame, ReaderState
 
@@ -294,15 +288,13 @@ def score_cells(
     # mode="clip" (the rows are valid anyway): with the default "raise", numpy buffers ``out``
     # whole and copies it again, four times the cost of the gather itself.
     np.take(bank.u8, chosen.T, axis=0, out=diff, mode="clip")
-    for j in range(m):
-        cv2.absdiff(samples, diff[j], dst=diff[j])
+    _differences_in_place(samples, diff)
     judged = bank.detail_count.any()
     absent = None
     if judged and bank.by_presence:
         away = state.scratch("common", (m, n, d))
         np.take(bank.common, chosen.T, axis=0, out=away, mode="clip")
-        for j in range(m):
-            cv2.absdiff(samples, away[j], dst=away[j])
+        _differences_in_place(samples, away)
         absent = absent_pixels(diff.reshape(m * n, d), away.reshape(m * n, d))
     if bank.tol_all is not None and widen is None:  # one tolerance everywhere: no gather
         far = far_pixel_map(diff.reshape(m * n, d), bank.tol_all)
@@ -394,8 +386,11 @@ def _best_variants(
     for g in np.unique(top[weak]):
         cells, slots = np.nonzero(weak & (top == g))
         variants = bank.u8[bank.starts[g] : bank.starts[g + 1]]
-        diff = absolute_difference(samples[cells][None], variants[:, None])
         k, d = variants.shape
+        weak_samples = samples[cells]
+        diff = np.empty((k, len(cells), d), np.uint8)
+        diff[:] = variants[:, None]
+        _differences_in_place(weak_samples, diff)
         if bank.tol_all is not None and widen is None:
             tol: np.ndarray | int = bank.tol_all
         else:
@@ -406,8 +401,8 @@ def _best_variants(
         rows = np.repeat(np.arange(bank.starts[g], bank.starts[g + 1]), len(cells))
         absent = None
         if bank.by_presence:
-            common = bank.common[rows].reshape(k, len(cells), d)
-            away = absolute_difference(samples[cells][None], common)
+            away = bank.common[rows].reshape(k, len(cells), d)
+            _differences_in_place(weak_samples, away)
             absent = absent_pixels(diff.reshape(-1, d), away.reshape(-1, d))
         far = far_pixel_map(diff.reshape(-1, d), tol)
         off = cv2.reduce(far, 1, cv2.REDUCE_SUM, dtype=cv2.CV_32S)[:, 0]
@@ -416,6 +411,15 @@ def _best_variants(
         own = np.minimum(own, detail_cap(missed, bank.detail[rows], bank.detail_count[rows]))
         best = own.reshape(k, len(cells)).max(axis=0)
         score[cells, slots] = np.maximum(score[cells, slots], best)
+
+
+def _differences_in_place(samples: np.ndarray, images: np.ndarray) -> None:
+    """Replace each ``images[j]`` (``[N, D]`` uint8, one image per cell) by its absolute
+    difference from ``samples`` (``[N, D]``), in uint8."""
+    import cv2
+
+    for j in range(len(images)):
+        cv2.absdiff(samples, images[j], dst=images[j])
 
 
 def cross_products(
