@@ -80,30 +80,30 @@ def test_flag_lands_on_exactly_the_cell_asked_for(launch, capture, mouse):
             assert changed_cells(before.image, after.image, SGT_GRID) == {(x, y)}
 
 
-def _settled(windows, capture, moved, timeout=REDRAW_TIMEOUT):
-    """The window ``moved`` once it has left its place and two grabs of it agree: a fixed pause
-    after the move sometimes caught it before the X server had drawn it there, and the click
-    then fell on a frame not yet shown."""
+def _settled(windows, capture, moved, shown, timeout=REDRAW_TIMEOUT):
+    """The window ``moved`` once it has left its place and shows there what it showed before
+    (``shown``, its image at the old place): two equal grabs of the new place were not enough
+    under the whole suite's load, where both could show the place before the game had redrawn
+    itself, and the click then went to a window still drawing."""
     deadline = time.monotonic() + timeout
-    last = None
     while time.monotonic() < deadline:
         time.sleep(0.1)
         window = next(w for w in windows.windows() if w.id == moved.id)
         if window.region == moved.region:
             continue
         image = capture.grab(window.region).image
-        if last is not None and last.shape == image.shape and np.array_equal(last, image):
+        if image.shape == shown.shape and np.array_equal(image, shown):
             return window
-        last = image
-    return next(w for w in windows.windows() if w.id == moved.id)
+    raise AssertionError("the moved window was not drawn at its new place")
 
 
 def test_clicks_on_a_window_away_from_the_origin(launch, capture, mouse):
     # xdemineur moved to (300, 200): the frame region carries the offset to the mouse.
     with launch("xdemineur", 30, 16, 99) as game:
         windows = X11Windows()
+        shown = capture.grab(game.window.region).image
         windows.move(game.window.id, 300, 200)
-        window = _settled(windows, capture, game.window)
+        window = _settled(windows, capture, game.window, shown)
         assert (window.region.left, window.region.top) != (game.window.region.left, 0)
         grid = Grid(16, 81, 21, 21, 30, 16)
         mapping = measure_mapping(capture.monitors, mouse.size())
