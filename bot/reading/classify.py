@@ -278,6 +278,7 @@ def _read_through_tones(
     best: tuple[np.ndarray, ...] = read(None)
     clear: list[tuple[ToneCurve | None, tuple[np.ndarray, ...]]] = []
     tried: list[ToneCurve] = []
+    nearest: ToneCurve | None = None  # the curve that left the fewest cells unclear
 
     def fits() -> Iterator[TemplateBank]:
         yield from tone_fit_banks(bank)
@@ -295,17 +296,20 @@ def _read_through_tones(
             if not unclear(results):
                 clear.append((curve, results))
             elif unclear(results) < unclear(best):
-                best = results
+                best, nearest = results, curve
     if not clear:
-        # As drawn only: noise (JPEG) leaves the colours where they were, and a curve fitted to
-        # a frame it does not explain (greyscale) can make the widened tolerance pass glyphs
-        # for others (a grey 2 for GNOME Mines' red 3).
-        noisy = read_noisy(samples, bank, skin, state, bleed)
-        if noisy is not None:
-            if not unclear(noisy):
-                clear.append((None, noisy))
-            elif unclear(noisy) < unclear(best):
-                best = noisy
+        # As drawn, then through the curve that read most cells (a screen's colours moved,
+        # then saved as a JPEG).
+        for shown in (None,) if nearest is None else (None, nearest):
+            if shown is not None and clear:
+                break
+            toned = bank if shown is None else _toned_bank(bank, shown, state)
+            noisy = read_noisy(samples, toned, skin, state, bleed)
+            if noisy is not None:
+                if not unclear(noisy):
+                    clear.append((shown, noisy))
+                elif unclear(noisy) < unclear(best):
+                    best = noisy
     if found_through is not None:
         # Last: a curve learnt from a fresh board's one colour may as well show its covered
         # cells as open ones, which the frame's own curves, from starts near the skin's

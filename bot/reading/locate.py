@@ -58,6 +58,7 @@ from bot.reading.regions import FrameLook
 from bot.reading.seeded import MIN_SEED_CELLS, lattice_boards, lattice_of
 from bot.reading.shown import shown_nowhere
 from bot.reading.skins import Skin, load_skins
+from bot.reading.tone import ToneCurve
 
 __all__ = ["Located", "locate_board"]
 
@@ -314,6 +315,7 @@ def _locate_recoloured(
               for rough in rough_curves(frame, skin)]  # fmt: skip
     fallback: Located | None = None  # the first board found that only its curve reads
     look = FrameLook.of(frame)
+    widened: set[bytes] = set()  # the curves looked through with a lossy picture's edges widened
     for stage, (skin, rough, shifted) in itertools.product(SEED_STAGES, shifts):
         for seeds in _seed_blocks(frame, shifted, stage, lattice):
             if seeds.cols * seeds.rows < MIN_SEED_CELLS:
@@ -332,7 +334,7 @@ def _locate_recoloured(
                     # Seeded by the lattice too: a lost board nearly all mines has too few
                     # covered cells for the anchors (GNOME Mines' 8x8 with 45 mines).
                     _, boards, whole = _drawn_boards(look, [toned], lattice)
-                    located = choose_board(look, boards, [toned], whole=whole)
+                    located = _chosen_through(look, boards, whole, toned, tone, widened)
                 except TwoBoardsError:
                     raise
                 except BoardNotFoundError:
@@ -352,6 +354,31 @@ def _locate_recoloured(
                 # else another game's cells, only like the skin's through the curve, or
                 # nearer another skin's as drawn
     return fallback
+
+
+def _chosen_through(
+    look: FrameLook,
+    boards: list[Candidate],
+    whole: list[Candidate],
+    toned: Skin,
+    tone: ToneCurve,
+    widened: set[bytes],
+) -> Located:
+    """The one whole board of ``toned`` (a skin through the screen's curve ``tone``) among
+    ``boards`` (``whole``: see :func:`_drawn_boards`); where there is none but some of its
+    cells read clearly, the board grown again with a lossy picture's edges widened (a JPEG of
+    a screen in other colours: GNOME Mines' board 20 levels brighter stopped two rows short),
+    once per curve (``widened``: the tables of the curves so looked through)."""
+    try:
+        return choose_board(look, boards, [toned], whole=whole)
+    except TwoBoardsError:
+        raise
+    except BoardNotFoundError:
+        key = tone.lut.tobytes()
+        if whole or key in widened or not any(c.clean for c in boards):
+            raise
+        widened.add(key)
+        return locate_drawn(look.frame, [toned], noisy=True)
 
 
 def _seed_blocks(
