@@ -23,12 +23,17 @@ def _fixture(name: str):
     return cv2.imread(str(png)), read_board(str(png.with_suffix(".txt")))
 
 
-def test_a_brightened_jpeg_is_found_whole_and_read_exactly():
-    """GNOME Mines' 16x16 board saved at quality 85, then 20 levels brighter: through the
-    screen's curve the board's growth stopped two rows short (JPEG smears the edges), and
-    no board was found."""
-    picture, expected = _fixture("gnome-mines/medium-mid")
-    assert read_image(brightness(jpeg(picture, 85), 20)).board == expected
+@pytest.mark.parametrize(
+    ("name", "delta"),
+    [("gnome-mines/medium-mid", 20), ("gnome-mines-sizes/w700x600-small-won", -20)],
+)
+def test_a_jpeg_brightened_or_darkened_is_found_whole_and_read_exactly(name, delta):
+    """GNOME Mines' boards saved at quality 85, then 20 levels brighter or darker: through
+    the screen's curve the 16x16 board's growth stopped two rows short (JPEG smears the
+    edges), the 8x8 board of 60 px cells was found as 6x8, in part unclear; no board was
+    found."""
+    picture, expected = _fixture(name)
+    assert read_image(brightness(jpeg(picture, 85), delta)).board == expected
 
 
 def test_a_night_light_saved_as_a_jpeg_reads_exactly():

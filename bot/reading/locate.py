@@ -365,17 +365,18 @@ def _chosen_through(
     widened: set[bytes],
 ) -> Located:
     """The one whole board of ``toned`` (a skin through the screen's curve ``tone``) among
-    ``boards`` (``whole``: see :func:`_drawn_boards`); where there is none but some of its
-    cells read clearly, the board grown again with a lossy picture's edges widened (a JPEG of
-    a screen in other colours: GNOME Mines' board 20 levels brighter stopped two rows short),
-    once per curve (``widened``: the tables of the curves so looked through)."""
+    ``boards`` (``whole``: see :func:`_drawn_boards`); where there is none but a part of one
+    was found, the board grown again with a lossy picture's edges widened (a JPEG of a screen
+    in other colours: GNOME Mines' 16x16 board 20 levels brighter stopped two rows short, its
+    8x8 board of 60 px cells 20 levels darker was found as 6x8 in part unclear), once per
+    curve (``widened``: the tables of the curves so looked through)."""
     try:
         return choose_board(look, boards, [toned], whole=whole)
     except TwoBoardsError:
         raise
     except BoardNotFoundError:
         key = tone.lut.tobytes()
-        if whole or key in widened or not any(c.clean for c in boards):
+        if whole or key in widened or not boards:
             raise
         widened.add(key)
         return locate_drawn(look.frame, [toned], noisy=True)
