@@ -301,7 +301,7 @@ def _read_through_tones(
         # As drawn, then through the curve that read most cells (a screen's colours moved,
         # then saved as a JPEG).
         for shown in (None,) if nearest is None else (None, nearest):
-            if shown is not None and clear:
+            if clear:
                 break
             toned = bank if shown is None else _toned_bank(bank, shown, state)
             noisy = read_noisy(samples, toned, skin, state, bleed)

@@ -374,9 +374,9 @@ def _chosen_through(
         return choose_board(look, boards, [toned], whole=whole)
     except TwoBoardsError:
         raise
-    except BoardNotFoundError:
+    except BoardNotFoundError:  # (never with a whole board: that is chosen, or two are)
         key = tone.lut.tobytes()
-        if whole or key in widened or not boards:
+        if key in widened or not boards:
             raise
         widened.add(key)
         return locate_drawn(look.frame, [toned], noisy=True)
