@@ -44,11 +44,25 @@ def night_light(frame: np.ndarray, blue: float = 0.8) -> np.ndarray:
     return out
 
 
-def greyscale(frame: np.ndarray) -> np.ndarray:
-    """Colour removed (every channel the pixel's luma)."""
+#: Greyscale conversions' weights (blue, green, red): BT.601 luma (OpenCV, Pillow), BT.709
+#: luma (ImageMagick), the plain mean (GIMP's average); "lightness" is GIMP's other one.
+GREY_WEIGHTS = {"bt601": (0.114, 0.587, 0.299), "bt709": (0.0722, 0.7152, 0.2126),
+                "mean": (1 / 3, 1 / 3, 1 / 3)}  # fmt: skip
+
+
+def greyscale(frame: np.ndarray, conversion: str = "bt601") -> np.ndarray:
+    """Colour removed: every channel the pixel's grey by ``conversion`` (a key of
+    :data:`GREY_WEIGHTS`, or ``"lightness"``: the mean of the largest and smallest channel)."""
     import cv2
 
-    return cv2.cvtColor(cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY), cv2.COLOR_GRAY2BGR)
+    if conversion == "bt601":
+        return cv2.cvtColor(cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY), cv2.COLOR_GRAY2BGR)
+    pixels = frame.astype(np.float64)
+    if conversion == "lightness":
+        grey = (pixels.max(axis=2) + pixels.min(axis=2)) / 2
+    else:
+        grey = pixels @ np.array(GREY_WEIGHTS[conversion])
+    return np.repeat(np.clip(np.rint(grey), 0, 255).astype(np.uint8)[:, :, None], 3, axis=2)
 
 
 def jpeg(frame: np.ndarray, quality: int) -> np.ndarray:

@@ -38,9 +38,10 @@ from bot.reading.choose import (
     reads_clearly,
     sure_below_own_size,
 )
-from bot.reading.classify import CellScores
+from bot.reading.classify import CellScores, classify_cells
 from bot.reading.evident import flat_classes, unseen_lattice
 from bot.reading.extent import Candidate, Located
+from bot.reading.grey import draws_in_colour, grey_skin_sets, has_no_colour
 from bot.reading.grid import Grid
 from bot.reading.phase import refined_phase
 from bot.reading.placed import placed_lines, read_lines
@@ -88,7 +89,17 @@ def locate_board(frame_bgr: np.ndarray, skins: Sequence[Skin] | None = None) -> 
             f"no board found in the {frame.shape[1]}x{frame.shape[0]} picture (too small)"
         )
     lattice: list[list[Grid]] = []  # the lattice found without a skin, once, when asked for
-    located = _lines_placed(frame, _locate_any(frame, skins, lattice))
+    if has_no_colour(frame) and any(draws_in_colour(skin) for skin in skins):
+        return _locate_grey(frame, skins, lattice)
+    return _located(frame, skins, lattice)
+
+
+def _located(
+    frame: np.ndarray, skins: Sequence[Skin], lattice: list[list[Grid]], colours: bool = True
+) -> Located:
+    """The board in ``frame`` (see :func:`locate_board`), its lines placed; with ``colours``
+    also through the screen's colours (:func:`_locate_recoloured`)."""
+    located = _lines_placed(frame, _locate_any(frame, skins, lattice, colours))
     why = _flat_board(frame, located)
     if why is not None:
         seen = _lattice_seen(frame, located.skin, lattice)
@@ -96,6 +107,30 @@ def locate_board(frame_bgr: np.ndarray, skins: Sequence[Skin] | None = None) -> 
             raise BoardNotFoundError(why)
         located = seen
     return located
+
+
+def _locate_grey(frame: np.ndarray, skins: Sequence[Skin], lattice: list[list[Grid]]) -> Located:
+    """The board in a picture with no colour: looked for with the skins greyed by each common
+    conversion in turn (:func:`~bot.reading.grey.grey_skin_sets`), as drawn, and read in the
+    greys its cells lie nearest. Another conversion's greys can read clearly and wrongly (a
+    GNOME Mines 2 greyed as the mean of its channels read as a 3 in BT.601's greys): only the
+    conversion that made the picture draws every cell's shades."""
+    sets = list(grey_skin_sets(skins))
+    first: BoardNotFoundError | None = None
+    for shown in sets:
+        try:
+            located = _located(frame, shown, lattice, colours=False)
+        except TwoBoardsError:
+            raise
+        except BoardNotFoundError as refused:
+            first = first or refused
+            continue
+        at = next(i for i, skin in enumerate(shown) if skin.name == located.skin.name)
+        grid = located.grid
+        distances = [float(classify_cells(frame, grid, s[at]).distance.mean()) for s in sets]
+        return replace(located, skin=sets[int(np.argmin(distances))][at])
+    assert first is not None  # (every conversion was tried and each raised)
+    raise first
 
 
 def _lines_placed(frame: np.ndarray, located: Located) -> Located:
@@ -172,10 +207,13 @@ def _as_drawn(
     return located
 
 
-def _locate_any(frame: np.ndarray, skins: Sequence[Skin], lattice: list[list[Grid]]) -> Located:
+def _locate_any(
+    frame: np.ndarray, skins: Sequence[Skin], lattice: list[list[Grid]], colours: bool = True
+) -> Located:
     """The board in ``frame``: in the skins' own colours, else with a lossy picture's edges
-    widened, else through the screen's colours (see :func:`locate_board`); ``lattice``: the
-    lattice found without a skin, once (see :func:`~bot.reading.seeded.found_lattice`)."""
+    widened, else (with ``colours``) through the screen's colours (see :func:`locate_board`);
+    ``lattice``: the lattice found without a skin, once (see
+    :func:`~bot.reading.seeded.found_lattice`)."""
     look = FrameLook.of(frame)
     anchored, boards, whole = _drawn_boards(look, skins, lattice)
     # No skin's cells read clearly where an anchor placed them, and the lattice gave no whole
@@ -193,7 +231,7 @@ def _locate_any(frame: np.ndarray, skins: Sequence[Skin], lattice: list[list[Gri
             # board in other colours (before another game's is thought of), taken only where
             # a curve of the frame's own reads it as a board shown (else a JPEG's fragment of
             # a won board, all 0s, went there and not to the lossy look that finds it whole).
-            if loose is not None and shown_nowhere(loose.chars) is not None:
+            if colours and loose is not None and shown_nowhere(loose.chars) is not None:
                 recoloured = _locate_recoloured(frame, skins, lattice)
                 if recoloured is not None and reads_clearly(frame, recoloured, shown=True):
                     return recoloured
@@ -237,7 +275,7 @@ def _locate_any(frame: np.ndarray, skins: Sequence[Skin], lattice: list[list[Gri
     few_clear = recoloured_first or not any(
         board_sized(c) or (c.clean and is_whole(frame, c)) for c in anchored
     )
-    if few_clear and (unread is None or not _in_own_colours(frame, unread)):
+    if colours and few_clear and (unread is None or not _in_own_colours(frame, unread)):
         found = _locate_recoloured(frame, skins, lattice)
         if found is not None:
             return found

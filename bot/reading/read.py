@@ -26,6 +26,7 @@ import numpy as np
 
 from bot.errors import BoardCutError, BoardNotFoundError, LowConfidenceError, TwoBoardsError
 from bot.reading.classify import CellScores, classify_cells
+from bot.reading.grey import draws_in_colour, has_no_colour
 from bot.reading.grid import Grid
 from bot.reading.locate import Located, locate_board
 from bot.reading.repeat import find_repeat
@@ -393,13 +394,6 @@ def read_image(frame_bgr: np.ndarray, skins: list[Skin] | None = None) -> Readin
         return reading
 
 
-#: A picture whose every pixel's channels lie within this many levels of each other has no
-#: colour (a greyscale screenshot, JPEG's rounding allowed).
-GREY_SPREAD = 3
-#: A skin whose images hold a pixel whose channels lie farther apart than this draws in colour.
-COLOUR_SPREAD = 40
-
-
 def _colour_lost(frame_bgr: np.ndarray, skins: list[Skin]) -> str:
     """Why a refused picture may have been refused when it has no colour and some of the
     ``skins`` draw in colour (their cells told apart by it: a greyscale picture loses that),
@@ -407,30 +401,23 @@ def _colour_lost(frame_bgr: np.ndarray, skins: list[Skin]) -> str:
 
     >>> from bot.reading.skins import find_skin
     >>> grey = np.full((4, 4, 3), 120, np.uint8)
-    >>> _colour_lost(grey, [find_skin("winmine")])
-    'the picture has no colour (greyscale), and winmine tells cells apart by colour'
+    >>> _colour_lost(grey, [find_skin("winmine")]).split(", and ")[1]
+    'winmine tells cells apart by colour (read in grey, by their shapes alone)'
     >>> grey[0, 0] = (0, 0, 255)
     >>> _colour_lost(grey, [find_skin("winmine")])
     ''
     """
     if frame_bgr is None or frame_bgr.ndim != 3 or frame_bgr.shape[2] < 3:
         return ""
-    pixels = frame_bgr[:, :, :3]
-    if int((pixels.max(axis=2) - pixels.min(axis=2)).max()) > GREY_SPREAD:
+    if not has_no_colour(frame_bgr):
         return ""
-    names = [s.name for s in skins if _draws_in_colour(s)]
+    names = [s.name for s in skins if draws_in_colour(s)]
     if not names:
         return ""
     games = f"{', '.join(names)} {'tells' if len(names) == 1 else 'tell'}"
-    return f"the picture has no colour (greyscale), and {games} cells apart by colour"
-
-
-def _draws_in_colour(skin: Skin) -> bool:
-    """Whether some image of ``skin`` has a pixel whose channels lie more than
-    :data:`COLOUR_SPREAD` apart."""
-    return any(
-        int((image.max(axis=2).astype(np.int16) - image.min(axis=2)).max()) > COLOUR_SPREAD
-        for _, image in skin.variants
+    return (
+        f"the picture has no colour (greyscale), and {games} cells apart by colour "
+        "(read in grey, by their shapes alone)"
     )
 
 

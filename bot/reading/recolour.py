@@ -115,15 +115,7 @@ def toned_skin(skin: Skin, curve: ToneCurve) -> Skin:
     def tone(image: np.ndarray) -> np.ndarray:
         return curve.apply(image.reshape(1, -1)).reshape(image.shape)
 
-    return replace(
-        skin,
-        templates={name: tone(image) for name, image in skin.templates.items()},
-        variants=tuple((name, tone(image)) for name, image in skin.variants),
-        sizes=tuple(
-            replace(size, variants=tuple((name, tone(image)) for name, image in size.variants))
-            for size in skin.sizes
-        ),
-    )
+    return skin.redrawn(tone)
 
 
 def learn_curve(frame: np.ndarray, grid: Grid, skin: Skin, rough: ToneCurve) -> ToneCurve | None:
