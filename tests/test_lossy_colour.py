@@ -48,3 +48,18 @@ def test_a_greyscale_jpeg_reads_in_grey():
     apart: sgt-mines' board in a greyscale JPEG reads exactly (it was refused by name)."""
     picture, expected = _fixture("sgt-mines/beginner-first")
     assert read_image(jpeg(greyscale(picture), 85)).board == expected
+
+
+def test_a_jpeg_in_the_skins_own_colours_is_not_searched_through_other_colours(monkeypatch):
+    """sgt-mines' resized window (28 px tiles) at quality 85: found as drawn, its cells fit
+    loosely and read as drawn as no board a game shows, so the screen's colours were searched
+    (46 s, finding nothing) before the board found was read. The reader reads it, with the
+    noise allowed for, as a board a game shows: no search is made."""
+    import bot.reading.locate as locate
+
+    def no_search(*args, **kwargs):
+        raise AssertionError("a colour search for a JPEG in the skin's own colours")
+
+    monkeypatch.setattr(locate, "_locate_recoloured", no_search)
+    picture, expected = _fixture("sgt-mines-sizes/resized900x600-intermediate-won")
+    assert read_image(jpeg(picture, 85)).board == expected

@@ -4,9 +4,10 @@ skins as such a picture shows them.
 A game that tells its numbers apart by colour still draws each in its own shape; in grey the
 shapes are what is left. A picture is greyed by one of a few common conversions; its board is
 looked for with the skins' images greyed by each in turn (:func:`grey_skin_sets`), in those
-greys as drawn: a tone curve fitted to greys let one conversion's 2 pass for another's 3.
-Classes that only colour told apart become one grey: a cell matches both equally and is refused
-by its margin, never guessed.
+greys as drawn (a tone curve fitted to greys let one conversion's 2 pass for another's 3), and
+read in the conversion's greys its cells lie nearest (see ``locate._locate_grey``). Classes
+that only colour told apart become one grey: a cell matches both equally and is refused by its
+margin, never guessed.
 
 >>> from bot.reading.skins import find_skin
 >>> grey = greyed_skin(find_skin("winmine"), 0)

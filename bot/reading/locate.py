@@ -231,7 +231,15 @@ def _locate_any(
             # board in other colours (before another game's is thought of), taken only where
             # a curve of the frame's own reads it as a board shown (else a JPEG's fragment of
             # a won board, all 0s, went there and not to the lossy look that finds it whole).
-            if colours and loose is not None and shown_nowhere(loose.chars) is not None:
+            # Not where the reader reads it (through the frame's curve, or with its noise
+            # allowed for) as a board a game shows: sgt-mines' resized window at JPEG 85 was
+            # searched for 46 s, finding nothing, then read as found.
+            if (
+                colours
+                and loose is not None
+                and shown_nowhere(loose.chars) is not None
+                and not reads_clearly(frame, chosen, shown=True)
+            ):
                 recoloured = _locate_recoloured(frame, skins, lattice)
                 if recoloured is not None and reads_clearly(frame, recoloured, shown=True):
                     return recoloured
