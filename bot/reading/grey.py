@@ -102,5 +102,7 @@ def grey_skin_sets(skins: Sequence[Skin]) -> Iterator[list[Skin]]:
     """``skins`` as a picture with no colour may show them, one conversion at a time (those
     drawn in colour in grey, the others as they are): a picture is greyed by one conversion,
     and one conversion's greys read against another's took a GNOME Mines 2 for a 3."""
+    coloured = [draws_in_colour(skin) for skin in skins]
     for conversion in range(CONVERSIONS):
-        yield [greyed_skin(skin, conversion) if draws_in_colour(skin) else skin for skin in skins]
+        yield [greyed_skin(skin, conversion) if own else skin
+               for skin, own in zip(skins, coloured, strict=True)]  # fmt: skip
