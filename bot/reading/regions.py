@@ -40,6 +40,13 @@ LISTED_CLOSE = 0.015
 STRETCHED_OFF = 0.01
 
 
+#: :func:`find_regions` samples every other pixel each way.
+SAMPLE_STEP = 2
+#: ... and grows each block dense in the key colours by this many blocks each way, so a board's
+#: cells, its numbers between them, make one area.
+CLOSING_BLOCKS = 2
+
+
 #: Half the key colours' period is the period when they repeat there at least this strongly
 #: (autocorrelation, against that at the whole period).
 HALF_PERIOD_SHARE = 0.8
@@ -121,7 +128,9 @@ class FrameLook:
 
         h, w = frame.shape[:2]
         gray = cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY)
-        small = cv2.resize(frame, (w // 2, h // 2), interpolation=cv2.INTER_NEAREST)
+        small = cv2.resize(
+            frame, (w // SAMPLE_STEP, h // SAMPLE_STEP), interpolation=cv2.INTER_NEAREST
+        )
         return cls(frame, gray, small)
 
     def mask(self, skin: Skin) -> np.ndarray:
@@ -187,12 +196,12 @@ def find_regions(
     would overlap once padded are merged, so a board is searched once."""
     import cv2
 
-    step = 2
+    step = SAMPLE_STEP
     if mask is None:
         mask = key_mask(small, skin)
     # Density in blocks about a third of the smallest cell, then close the gaps between cells.
     smallest = smallest_pitch(skin)
-    block = max(2, int(smallest / step / 2))
+    block = _density_block(skin)
     h, w = mask.shape
     hb, wb = h // block, w // block
     if hb == 0 or wb == 0:
@@ -200,7 +209,8 @@ def find_regions(
     # Block means by area resampling (exact for whole blocks, and a tenth of numpy's cost).
     dens = cv2.resize(mask[: hb * block, : wb * block], (wb, hb), interpolation=cv2.INTER_AREA)
     dense: np.ndarray = (dens > 255 * 0.15).astype(np.uint8)
-    dense = cv2.dilate(dense, np.ones((5, 5), np.uint8))
+    reach = 2 * CLOSING_BLOCKS + 1
+    dense = cv2.dilate(dense, np.ones((reach, reach), np.uint8))
     count, labels, stats, _ = cv2.connectedComponentsWithStats(dense, connectivity=8)
     cores = []
     for i in range(1, count):
@@ -211,6 +221,35 @@ def find_regions(
         cores.append((x0, y0, x0 + bw * block * step, y0 + bh * block * step))
     # Areas that would share cells once padded are one area.
     return merge_overlapping(cores, gap=2 * search_padding(skin))
+
+
+def _density_block(skin: Skin) -> int:
+    """The side (in pixels of the sampled frame) of the blocks whose density
+    :func:`find_regions` measures: about a third of the skin's smallest cell."""
+    return max(2, int(smallest_pitch(skin) / SAMPLE_STEP / 2))
+
+
+def dense_extent(
+    area: tuple[int, int, int, int], skin: Skin, frame: np.ndarray
+) -> tuple[int, int, int, int]:
+    """The part of an area :func:`find_regions` gave that its dense blocks span: the area
+    without the :data:`CLOSING_BLOCKS` it grew by each side to close the gaps between cells
+    (kept where that growth met the frame's edge, and so was cut short).
+
+    >>> from bot.reading.skins import find_skin
+    >>> frame = np.zeros((1080, 1920, 3), np.uint8)
+    >>> dense_extent((0, 280, 1240, 370), find_skin("gnome-mines"), frame)
+    (0, 300, 1220, 350)
+    """
+    grown = CLOSING_BLOCKS * _density_block(skin) * SAMPLE_STEP
+    h, w = frame.shape[:2]
+    x0, y0, x1, y1 = area
+    return (
+        x0 + grown if x0 > 0 else x0,
+        y0 + grown if y0 > 0 else y0,
+        x1 - grown if x1 + grown <= w else x1,
+        y1 - grown if y1 + grown <= h else y1,
+    )
 
 
 def smallest_pitch(skin: Skin) -> float:
