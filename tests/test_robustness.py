@@ -215,6 +215,27 @@ def test_a_desktop_holds_the_fixture_at_its_place(shot, kind):
     assert np.array_equal(again.image, pasted.image)
 
 
+def test_a_board_drawn_small_on_a_desktop_of_its_covered_cells_colour_reads_whole():
+    """sgt-mines' 15 px tiles draw their bevel in the ring a cell is not judged on, so a
+    desktop of their face colour reads as covered cells out to the picture's edges. The board
+    was peeled column by column to a 2x71 strip at the edge and refused (after 70 s); its
+    period, a size the game draws, was tried only after every desktop scaling."""
+    from bot.reading.skins import load_skins
+
+    everyone, _ = rb.discover()
+    fixture = next(f for f in everyone if f.name == "sgt-mines-sizes/t15-expert-lost")
+    picture, why = rb.Runner().shot(fixture)
+    assert picture is not None, why
+    pasted = perturb.build("desktop", ("board-colour",), picture, picture, seed=5)
+    got: rb.Read | MinebotError
+    try:
+        got = rb.read_picture(pasted.image, load_skins())
+    except MinebotError as error:
+        got = error
+    result, detail, _ = rb.judge(pasted, got)
+    assert result == "exact", detail
+
+
 def test_the_pointer_is_an_opaque_arrow_over_the_middle_cell(shot):
     drawn = perturb.build("pointer", (), shot, shot)
     changed = np.any(drawn.image != shot.image, axis=2)

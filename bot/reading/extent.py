@@ -191,7 +191,7 @@ def board_extent(
         if regrown is not None and _clear_cells(regrown, skin) > _clear_cells(grown, skin):
             lattice, grown = refit, regrown
     grown = _side_by_side(frame, skin, lattice, grown, (kx, ky))
-    grown = _without_unseen_lines(frame, lattice, grown)
+    grown = _without_unseen_lines(frame, lattice, grown, (kx, ky))
     if shifts is None:
         # Not on an uneven lattice, whose outer lines, only estimated, may read farther for
         # being a pixel off. Distances by the strict look: a lossy look reads a flat margin
@@ -366,18 +366,47 @@ def _side_by_side(
     return (window, scores, side) if board_problem(frame, grid) is None else grown
 
 
-def _without_unseen_lines(frame: np.ndarray, lattice: SearchLattice, grown: _Grown) -> _Grown:
+#: Fewest cells of the seeds' span along a line for :func:`_without_unseen_lines` to look at
+#: the line there alone (the lines between a few cells are too few to judge by).
+SPAN_CELLS = 4
+
+
+def _without_unseen_lines(
+    frame: np.ndarray,
+    lattice: SearchLattice,
+    grown: _Grown,
+    seeds: tuple[np.ndarray, np.ndarray],
+) -> _Grown:
     """``grown`` less the outer lines, on each side, that show no lines between their cells
     (:func:`~bot.reading.evident.line_unseen`): a margin of a cell's face colour that reads as
     cells (sgt-mines' covered cells at 28 px, whose bevel falls in the ring not judged, beside
-    a won board in a JPEG: five such columns each side, too many to peel as a margin)."""
+    a won board in a JPEG: five such columns each side, too many to peel as a margin).
+
+    Each line is looked at across the ``seeds``' span (the cells anchors matched, on the board)
+    where that holds :data:`SPAN_CELLS` or more: a desktop of that face colour all round the
+    board (its 15 px tiles' bevels in that ring too) read as cells to the picture's edges, and
+    a column down the whole picture crosses the board in a fifth of its cells, too few to show;
+    peeled so, the board went column by column down to the last two."""
     window, scores, box = grown
     wx, wy = window[:2]
+    kx, ky = seeds
+
+    def spanned(lo: int, hi: int, seeded: np.ndarray) -> tuple[int, int]:
+        """``lo..hi`` (lattice indices) cut to the seeds' span where that holds
+        :data:`SPAN_CELLS`."""
+        first, last = max(lo, int(seeded.min())), min(hi, int(seeded.max()))
+        return (first, last) if last - first + 1 >= SPAN_CELLS else (lo, hi)
+
     peeled = box
     for side in SIDES:
         while peeled[2] - peeled[0] >= 2 and peeled[3] - peeled[1] >= 2:
             x0, y0, x1, y1 = peeled
-            if line_unseen(frame, lattice.grid(wx + x0, wy + y0, wx + x1, wy + y1), side) is None:
+            cx0, cy0, cx1, cy1 = wx + x0, wy + y0, wx + x1, wy + y1
+            if side in ("left", "right"):
+                cy0, cy1 = spanned(cy0, cy1, ky)
+            else:
+                cx0, cx1 = spanned(cx0, cx1, kx)
+            if line_unseen(frame, lattice.grid(cx0, cy0, cx1, cy1), side) is None:
                 break
             peeled = (x0 + (side == "left"), y0 + (side == "top"),
                       x1 - (side == "right"), y1 - (side == "bottom"))  # fmt: skip

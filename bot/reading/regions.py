@@ -448,9 +448,13 @@ def candidate_pitches(
             <= k * period / skin.pitch_x
             <= hi_scale * (1 + PERIOD_SLACK)
         ]
-        if min(off for off, _ in apart) > LISTED_CLOSE:
+        drawn = any(abs(z.pitch_x / period - 1) <= LISTED_CLOSE for z in skin.sizes)
+        own = min(abs(px / period - 1) for px, _ in pitches)
+        if min(off for off, _ in apart) > LISTED_CLOSE or (drawn and own > LISTED_CLOSE):
             # No listed scaling fits closely: the period itself is tried too (after any that
-            # fits within the slack).
+            # fits within the slack). So also where it is a size the game draws itself and a
+            # listed scaling fits only twice it (sgt-mines' 15 px tiles amid a desktop of their
+            # colour: 30 px, at 150 %, then every other scaling, each over the whole desktop).
             first = first + unlisted
         first = list(dict.fromkeys(first))
         return first, lambda: [p for p in dict.fromkeys(pitches + unlisted) if p not in first]
