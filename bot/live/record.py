@@ -62,11 +62,25 @@ class LossAudit:
 def audit_loss(record: GameRecord, final: Board, mines: int) -> LossAudit:
     """Check every board the bot acted on against the mines the lost board ``final`` shows,
     and find the clicked cell the game was lost on (a cell proven safe that held a mine is a
-    misread even when no number contradicts the mines)."""
+    misread even when no number contradicts the mines).
+
+    Where ``final`` shows no exploded mine (it lies under KMines' end message, or is drawn
+    where the skin has no image of it: the loss told from the mines shown), the game ended
+    on the first cell of the last batch left unopened: a game takes no click after its end.
+
+    >>> record = GameRecord(0.0, 0, 0)
+    >>> record.last_batch = [PlannedClick(0, 0, 0.0), PlannedClick(2, 0, 0.25)]
+    >>> audit_loss(record, Board("1.X\\n.**"), 3).lost_on
+    (2, 0)
+    >>> lost = audit_loss(record, Board("1..\\n.**"), 3)
+    >>> lost.lost_on, lost.lost_p_mine
+    ((2, 0), 0.25)
+    """
     problems = tuple(audit_boards(record.acted, final, mines))
     bad_boards = {i for i, _ in problems}
     misreads = len(bad_boards)
     hits = [c for c in record.last_batch if final[c.x, c.y] == EXPLODED]
+    hits = hits or [c for c in record.last_batch if unopened(final, [c])][:1]
     if not hits:
         return LossAudit(problems, misreads, None, None)
     lost_on, lost_p = (hits[0].x, hits[0].y), hits[0].p_mine

@@ -18,7 +18,13 @@ from bot.errors import BoardNotFoundError, TwoBoardsError
 from bot.reading.evident import line_unseen
 from bot.reading.extent import MIN_BOARD_CELLS, Candidate, Located
 from bot.reading.regions import FrameLook, Pitches, key_colours, padded_box
-from bot.reading.search import lattice_areas_beside, locate_skin, overlap, search_area
+from bot.reading.search import (
+    areas_beside,
+    lattice_areas_beside,
+    locate_skin,
+    overlap,
+    search_area,
+)
 from bot.reading.seeded import lattice_boards_within
 from bot.reading.shown import shown_nowhere
 from bot.reading.skins import Skin
@@ -209,12 +215,16 @@ def _boards_beside(
     pad = max(grid.pitch_x, grid.pitch_y)
     x0, y0, x1, y1 = (int(round(v)) for v in grid.bounds)
     x0, y0, x1, y1 = padded_box((x0, y0, x1, y1), int(np.ceil(pad)), look.frame)
-    rest = look.blanked((x0, y0, x1, y1), _blank_colour(tuple(skins)))
+    blanked = (float(x0), float(y0), float(x1), float(y1))
+    colour = _blank_colour(tuple(skins))
+    masked = look.masks_blanked((x0, y0, x1, y1), colour, skins)
+    if not any(areas_beside(masked, skin, blanked) for skin in skins):
+        return []  # no skin's colours dense beside the board: no area to look at, anchors or not
+    rest = look.blanked((x0, y0, x1, y1), colour)
     # As a picture of its own, beside the board found: for the other skins also the pitches
     # tried only when nothing reads clearly (a second board of the same skin shares the first
     # one's pitch, and its anchors were matched beside it, see search_area).
     others = [s for s in skins if s != board.skin]
-    blanked = (float(x0), float(y0), float(x1), float(y1))
     found = distinct_places(find_candidates(rest, skins, others, blanked, noisy))
     if not any(board_sized(c) for c in found):
         # An area of a skin's colours beside the board where no anchor placed a board (a

@@ -11,7 +11,7 @@ grow with the window that period itself.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
 
@@ -42,8 +42,10 @@ STRETCHED_OFF = 0.01
 
 #: :func:`find_regions` samples every other pixel each way.
 SAMPLE_STEP = 2
-#: ... and grows each block dense in the key colours by this many blocks each way, so a board's
-#: cells, its numbers between them, make one area.
+#: ... counts a block dense in the key colours when this share of it shows them ...
+DENSE_SHARE = 0.15
+#: ... and grows each dense block by this many blocks each way, so a board's cells, its numbers
+#: between them, make one area.
 CLOSING_BLOCKS = 2
 
 
@@ -155,6 +157,73 @@ class FrameLook:
             self.pitches[skin, box] = candidate_pitches(skin, self.frame, box)
         return self.pitches[skin, box]
 
+    def masks_blanked(
+        self,
+        box: tuple[int, int, int, int],
+        colour: tuple[int, int, int],
+        skins: Sequence[Skin] = (),
+    ) -> FrameLook:
+        """The look at the frame with ``box`` filled with ``colour`` as far as the key colours
+        of ``skins`` (and of the skins looked at already) go: their masks, and the dense areas
+        found from them, as :meth:`blanked` gives them; the frame's pixels are not blanked (a
+        look only for :meth:`regions_of` those skins: blanking a desktop's pixels costs a
+        first read 4 ms, where most often no skin's colours lie beside the board at all)."""
+        for skin in skins:
+            self.mask(skin)
+        masks = {k: m.copy() for k, m in self.masks.items()}
+        hit = self._sampled_box(box)
+        if hit is not None:
+            pixel = np.array([[colour]], np.uint8)
+            for skin, mask in masks.items():
+                mask[hit] = key_mask(pixel, skin)[0, 0]
+        return FrameLook(self.frame, self.gray, self.small, masks)
+
+    def dense_within(
+        self, skin: Skin, box: tuple[int, int, int, int]
+    ) -> tuple[int, int, int, int] | None:
+        """The box round the blocks of ``box`` (x0, y0, x1, y1) dense in the skin's key colours,
+        as :func:`find_regions` measures them, not grown; None when there are none."""
+        import cv2
+
+        block = _density_block(skin)
+        unit = block * SAMPLE_STEP  # a block's side in frame pixels
+        x0, y0, x1, y1 = box
+        bx0, by0 = x0 // unit, y0 // unit
+        part = self.mask(skin)[
+            by0 * block : -(-y1 // unit) * block, bx0 * block : -(-x1 // unit) * block
+        ]
+        hb, wb = part.shape[0] // block, part.shape[1] // block
+        if hb == 0 or wb == 0:
+            return None
+        dens = cv2.resize(part[: hb * block, : wb * block], (wb, hb), interpolation=cv2.INTER_AREA)
+        ys, xs = np.nonzero(dens > 255 * DENSE_SHARE)
+        if not ys.size:
+            return None
+        return (
+            max(x0, int(bx0 + xs.min()) * unit),
+            max(y0, int(by0 + ys.min()) * unit),
+            min(x1, int(bx0 + xs.max() + 1) * unit),
+            min(y1, int(by0 + ys.max() + 1) * unit),
+        )
+
+    def _sampled_box(self, box: tuple[int, int, int, int]) -> tuple[slice, slice] | None:
+        """The pixels of :attr:`small` whose source pixel lies in ``box`` (x0, y0, x1, y1), as
+        the resize of :meth:`of` picks them (a box: the source of each sampled column and row
+        is monotone); None when there are none."""
+        import cv2
+
+        x0, y0, x1, y1 = box
+        small_h, small_w = self.small.shape[:2]
+        h, w = self.frame.shape[:2]
+        nearest = cv2.INTER_NEAREST
+        src_x = cv2.resize(np.arange(w, dtype=np.int32)[None, :], (small_w, 1), None, 0, 0, nearest)
+        src_y = cv2.resize(np.arange(h, dtype=np.int32)[:, None], (1, small_h), None, 0, 0, nearest)
+        cols = np.flatnonzero((src_x[0] >= x0) & (src_x[0] < x1))
+        rows = np.flatnonzero((src_y[:, 0] >= y0) & (src_y[:, 0] < y1))
+        if not (cols.size and rows.size):
+            return None
+        return np.s_[rows[0] : rows[-1] + 1, cols[0] : cols[-1] + 1]
+
     def blanked(self, box: tuple[int, int, int, int], colour: tuple[int, int, int]) -> FrameLook:
         """The look at the frame with ``box`` (x0, y0, x1, y1) filled with ``colour`` (BGR):
         the same as :meth:`of` the blanked frame, pixel for pixel (each reduction is per pixel,
@@ -170,22 +239,11 @@ class FrameLook:
         inside[:] = np.repeat(pixel[0], inside.shape[1], axis=0)
         gray = self.gray.copy()
         gray[y0:y1, x0:x1] = cv2.cvtColor(pixel, cv2.COLOR_BGR2GRAY)[0, 0]
-        # The sampled pixels whose source pixel lies in the box, as the same resize picks them
-        # (a box: the source of each sampled column and row is monotone).
-        small_h, small_w = self.small.shape[:2]
-        h, w = self.frame.shape[:2]
-        nearest = cv2.INTER_NEAREST
-        src_x = cv2.resize(np.arange(w, dtype=np.int32)[None, :], (small_w, 1), None, 0, 0, nearest)
-        src_y = cv2.resize(np.arange(h, dtype=np.int32)[:, None], (1, small_h), None, 0, 0, nearest)
-        cols = np.flatnonzero((src_x[0] >= x0) & (src_x[0] < x1))
-        rows = np.flatnonzero((src_y[:, 0] >= y0) & (src_y[:, 0] < y1))
-        small, masks = self.small.copy(), {k: m.copy() for k, m in self.masks.items()}
-        if cols.size and rows.size:
-            hit = np.s_[rows[0] : rows[-1] + 1, cols[0] : cols[-1] + 1]
+        small = self.small.copy()
+        hit = self._sampled_box(box)
+        if hit is not None:
             small[hit] = pixel[0, 0]
-            for skin, mask in masks.items():
-                mask[hit] = key_mask(pixel, skin)[0, 0]
-        return FrameLook(frame, gray, small, masks)
+        return FrameLook(frame, gray, small, self.masks_blanked(box, colour).masks)
 
 
 def find_regions(
@@ -208,7 +266,7 @@ def find_regions(
         return []
     # Block means by area resampling (exact for whole blocks, and a tenth of numpy's cost).
     dens = cv2.resize(mask[: hb * block, : wb * block], (wb, hb), interpolation=cv2.INTER_AREA)
-    dense: np.ndarray = (dens > 255 * 0.15).astype(np.uint8)
+    dense: np.ndarray = (dens > 255 * DENSE_SHARE).astype(np.uint8)
     reach = 2 * CLOSING_BLOCKS + 1
     dense = cv2.dilate(dense, np.ones((reach, reach), np.uint8))
     count, labels, stats, _ = cv2.connectedComponentsWithStats(dense, connectivity=8)
@@ -227,29 +285,6 @@ def _density_block(skin: Skin) -> int:
     """The side (in pixels of the sampled frame) of the blocks whose density
     :func:`find_regions` measures: about a third of the skin's smallest cell."""
     return max(2, int(smallest_pitch(skin) / SAMPLE_STEP / 2))
-
-
-def dense_extent(
-    area: tuple[int, int, int, int], skin: Skin, frame: np.ndarray
-) -> tuple[int, int, int, int]:
-    """The part of an area :func:`find_regions` gave that its dense blocks span: the area
-    without the :data:`CLOSING_BLOCKS` it grew by each side to close the gaps between cells
-    (kept where that growth met the frame's edge, and so was cut short).
-
-    >>> from bot.reading.skins import find_skin
-    >>> frame = np.zeros((1080, 1920, 3), np.uint8)
-    >>> dense_extent((0, 280, 1240, 370), find_skin("gnome-mines"), frame)
-    (0, 300, 1220, 350)
-    """
-    grown = CLOSING_BLOCKS * _density_block(skin) * SAMPLE_STEP
-    h, w = frame.shape[:2]
-    x0, y0, x1, y1 = area
-    return (
-        x0 + grown if x0 > 0 else x0,
-        y0 + grown if y0 > 0 else y0,
-        x1 - grown if x1 + grown <= w else x1,
-        y1 - grown if y1 + grown <= h else y1,
-    )
 
 
 def smallest_pitch(skin: Skin) -> float:

@@ -21,7 +21,6 @@ from bot.reading.extent import MIN_BOARD_CELLS, Candidate, board_extent
 from bot.reading.regions import (
     FrameLook,
     Pitches,
-    dense_extent,
     padded_box,
     search_padding,
     smallest_pitch,
@@ -77,13 +76,24 @@ def areas_beside(
 ) -> list[tuple[int, int, int, int]]:
     """The areas of the frame ``look`` shows dense in the skin's key colours; with
     ``away_from`` (a board blanked out), of each the widest part beside that box that can hold
-    a board (see :func:`_beside`)."""
+    a board (see :func:`_beside`), where the skin's colours are dense over room for one."""
     cores = look.regions_of(skin)
     if away_from is None:
         return cores
-    frame = look.frame
-    beside = (_beside(core, away_from, skin, dense_extent(core, skin, frame)) for core in cores)
-    return [c for c in beside if c is not None]
+    side = smallest_pitch(skin) * np.sqrt(MIN_BOARD_CELLS)
+    areas = []
+    for core in cores:
+        part = _beside(core, away_from, skin)
+        if part is None:
+            continue
+        # The closing of gaps between cells grows each dense area two blocks a side, and an
+        # area round a board spans its window: a title bar beside the board (28 px of a grey
+        # GNOME Mines' open cells share) made room for three 26 px cells, matched at every
+        # first read, and the area's part above the board more (that grey, for sgt-mines).
+        dense = look.dense_within(skin, part)
+        if dense is not None and min(dense[2] - dense[0], dense[3] - dense[1]) >= side:
+            areas.append(part)
+    return areas
 
 
 def lattice_areas_beside(
@@ -107,20 +117,11 @@ def lattice_areas_beside(
 
 
 def _beside(
-    core: tuple[int, int, int, int],
-    box: tuple[float, float, float, float],
-    skin: Skin,
-    dense: tuple[int, int, int, int] | None = None,
+    core: tuple[int, int, int, int], box: tuple[float, float, float, float], skin: Skin
 ) -> tuple[int, int, int, int] | None:
     """``core`` where it does not overlap ``box``; else the widest of its parts left, right,
-    above or below ``box``; None when that part is dense in the skin's colours (``dense``: the
-    part of ``core`` its dense blocks span, :func:`~bot.reading.regions.dense_extent`; default
-    all of it) over too little room for :data:`MIN_BOARD_CELLS` of the skin's smallest cells
-    (the board's own window round it holds no second board).
-
-    The closing of gaps between cells grows each dense area by a margin: a window's title bar
-    beside the board, 28 px of a grey GNOME Mines' open cells share, grew to 90 px, room for
-    three 26 px cells, and was searched for a board at every first read (8 ms).
+    above or below ``box``, or None when none can hold :data:`MIN_BOARD_CELLS` of the skin's
+    smallest cells (the board's own window round it holds no second board).
 
     >>> skin = type("S", (), {"pitch_x": 16, "pitch_y": 16, "scales": (1.0,),
     ...                       "scales_with_window": False})()
@@ -128,26 +129,15 @@ def _beside(
     (300, 0, 400, 100)
     >>> _beside((0, 0, 320, 100), (0, 0, 300, 100), skin) is None
     True
-    >>> _beside((0, 200, 400, 290), (0, 0, 300, 100), skin, (10, 210, 390, 250)) is None
-    True
     """
-    dense = core if dense is None else dense
-    parts = [core]
-    if overlap(core, box):
-        x0, y0, x1, y1 = core
-        bx0, by0, bx1, by1 = (int(round(v)) for v in box)
-        parts = [(x0, y0, bx0, y1), (bx1, y0, x1, y1), (x0, y0, x1, by0), (x0, by1, x1, y1)]
+    if not overlap(core, box):
+        return core
+    x0, y0, x1, y1 = core
+    bx0, by0, bx1, by1 = (int(round(v)) for v in box)
+    parts = [(x0, y0, bx0, y1), (bx1, y0, x1, y1), (x0, y0, x1, by0), (x0, by1, x1, y1)]
     side = smallest_pitch(skin) * np.sqrt(MIN_BOARD_CELLS)
-
-    def room(part: tuple[int, int, int, int]) -> tuple[int, int]:
-        """The width and height of ``part`` dense in the skin's colours."""
-        return (
-            min(part[2], dense[2]) - max(part[0], dense[0]),
-            min(part[3], dense[3]) - max(part[1], dense[1]),
-        )
-
-    widest = max(parts, key=lambda p: (p[2] - p[0]) * (p[3] - p[1]))
-    return widest if min(room(widest)) >= side else None
+    roomy = [p for p in parts if p[2] - p[0] >= side and p[3] - p[1] >= side]
+    return max(roomy, key=lambda p: (p[2] - p[0]) * (p[3] - p[1]), default=None)
 
 
 def _fitting(
