@@ -484,8 +484,8 @@ def candidate_pitches(
             <= hi_scale * (1 + PERIOD_SLACK)
         ]
         drawn = any(abs(z.pitch_x / period - 1) <= LISTED_CLOSE for z in skin.sizes)
-        own = min(abs(px / period - 1) for px, _ in pitches)
-        if min(off for off, _ in apart) > LISTED_CLOSE or (drawn and own > LISTED_CLOSE):
+        nearest = min(abs(px / period - 1) for px, _ in pitches)  # a scaling as the period
+        if min(off for off, _ in apart) > LISTED_CLOSE or (drawn and nearest > LISTED_CLOSE):
             # No listed scaling fits closely: the period itself is tried too (after any that
             # fits within the slack). So also where it is a size the game draws itself and a
             # listed scaling fits only twice it (sgt-mines' 15 px tiles amid a desktop of their

@@ -89,7 +89,8 @@ def areas_beside(
         # The closing of gaps between cells grows each dense area two blocks a side, and an
         # area round a board spans its window: a title bar beside the board (28 px of a grey
         # GNOME Mines' open cells share) made room for three 26 px cells, matched at every
-        # first read, and the area's part above the board more (that grey, for sgt-mines).
+        # first read; for sgt-mines, whose grey it is too, the part of the window above the
+        # board made room for more.
         dense = look.dense_within(skin, part)
         if dense is not None and min(dense[2] - dense[0], dense[3] - dense[1]) >= side:
             areas.append(part)
