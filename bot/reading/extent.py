@@ -382,11 +382,11 @@ def _without_unseen_lines(
     cells (sgt-mines' covered cells at 28 px, whose bevel falls in the ring not judged, beside
     a won board in a JPEG: five such columns each side, too many to peel as a margin).
 
-    Each line is looked at across the ``seeds``' span (the cells anchors matched, on the board)
-    where that holds :data:`SPAN_CELLS` or more: a desktop of that face colour all round the
-    board (its 15 px tiles' bevels in that ring too) read as cells to the picture's edges, and
-    a column down the whole picture crosses the board in a fifth of its cells, too few to show;
-    peeled so, the board went column by column down to the last two."""
+    A line holding ``seeds`` (cells anchors matched: on the board) is looked at across the
+    seeds' span, where that holds :data:`SPAN_CELLS` or more: a desktop of that face colour all
+    round the board (its 15 px tiles' bevels in that ring too) read as cells to the picture's
+    edges, and a column down the whole picture crosses the board in a fifth of its cells, too
+    few to show; peeled so, the board went column by column down to the last two."""
     window, scores, box = grown
     wx, wy = window[:2]
     kx, ky = seeds
@@ -402,10 +402,13 @@ def _without_unseen_lines(
         while peeled[2] - peeled[0] >= 2 and peeled[3] - peeled[1] >= 2:
             x0, y0, x1, y1 = peeled
             cx0, cy0, cx1, cy1 = wx + x0, wy + y0, wx + x1, wy + y1
-            if side in ("left", "right"):
-                cy0, cy1 = spanned(cy0, cy1, ky)
-            else:
-                cx0, cx1 = spanned(cx0, cx1, kx)
+            line = {"left": (kx, cx0), "right": (kx, cx1), "top": (ky, cy0), "bottom": (ky, cy1)}
+            along, at = line[side]
+            if (along == at).any():
+                if side in ("left", "right"):
+                    cy0, cy1 = spanned(cy0, cy1, ky)
+                else:
+                    cx0, cx1 = spanned(cx0, cx1, kx)
             if line_unseen(frame, lattice.grid(cx0, cy0, cx1, cy1), side) is None:
                 break
             peeled = (x0 + (side == "left"), y0 + (side == "top"),
