@@ -13,7 +13,7 @@ from bot.live.gamelog import audit_boards
 from bot.live.planning import PlannedClick, unopened
 from bot.live.summary import GameResult
 from bot.live.unclear import PartialReading
-from solver.board import EXPLODED, Board
+from solver.board import EXPLODED, MINE, Board
 
 Position = tuple[int, int]
 
@@ -65,8 +65,8 @@ def audit_loss(record: GameRecord, final: Board, mines: int) -> LossAudit:
     misread even when no number contradicts the mines).
 
     Where ``final`` shows no exploded mine (it lies under KMines' end message, or is drawn
-    where the skin has no image of it: the loss told from the mines shown), the game ended
-    on the first cell of the last batch left unopened: a game takes no click after its end.
+    where the skin has no image of it: the loss told from the mines shown), the game was lost
+    on the one cell of the last batch ``final`` does not show opened, if only one.
 
     >>> record = GameRecord(0.0, 0, 0)
     >>> record.last_batch = [PlannedClick(0, 0, 0.0), PlannedClick(2, 0, 0.25)]
@@ -75,12 +75,16 @@ def audit_loss(record: GameRecord, final: Board, mines: int) -> LossAudit:
     >>> lost = audit_loss(record, Board("1..\\n.**"), 3)
     >>> lost.lost_on, lost.lost_p_mine
     ((2, 0), 0.25)
+    >>> audit_loss(record, Board("...\\n.**"), 3).lost_on is None  # which one: not known
+    True
     """
     problems = tuple(audit_boards(record.acted, final, mines))
     bad_boards = {i for i, _ in problems}
     misreads = len(bad_boards)
     hits = [c for c in record.last_batch if final[c.x, c.y] == EXPLODED]
-    hits = hits or [c for c in record.last_batch if unopened(final, [c])][:1]
+    if not hits:
+        unshown = [c for c in record.last_batch if unopened(final, [c]) or final[c.x, c.y] == MINE]
+        hits = unshown if len(unshown) == 1 else []
     if not hits:
         return LossAudit(problems, misreads, None, None)
     lost_on, lost_p = (hits[0].x, hits[0].y), hits[0].p_mine
