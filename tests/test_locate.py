@@ -330,8 +330,12 @@ def test_a_blanked_look_is_the_look_at_the_blanked_frame(size, skins):
             assert np.array_equal(blanked.frame, rest)
             assert np.array_equal(blanked.gray, fresh.gray)
             assert np.array_equal(blanked.small, fresh.small)
+            masked = look.masks_blanked(box, colour, skins)
+            lent = look.blanked(box, colour, masked)
             for skin in skins:
                 assert np.array_equal(blanked.mask(skin), fresh.mask(skin)), skin.name
+                masked.regions_of(skin)  # worked out on the masks, then lent
+                assert lent.regions_of(skin) == fresh.regions_of(skin), skin.name
 
 
 def test_a_board_whose_period_a_busy_desktop_pulls_off_is_found_at_the_whole_pitch():

@@ -220,7 +220,7 @@ def _boards_beside(
     masked = look.masks_blanked((x0, y0, x1, y1), colour, skins)
     if not any(areas_beside(masked, skin, blanked) for skin in skins):
         return []  # no skin's colours dense beside the board: no area to look at, anchors or not
-    rest = look.blanked((x0, y0, x1, y1), colour)
+    rest = look.blanked((x0, y0, x1, y1), colour, masked)
     # As a picture of its own, beside the board found: for the other skins also the pitches
     # tried only when nothing reads clearly (a second board of the same skin shares the first
     # one's pitch, and its anchors were matched beside it, see search_area).

@@ -224,10 +224,17 @@ class FrameLook:
             return None
         return np.s_[rows[0] : rows[-1] + 1, cols[0] : cols[-1] + 1]
 
-    def blanked(self, box: tuple[int, int, int, int], colour: tuple[int, int, int]) -> FrameLook:
+    def blanked(
+        self,
+        box: tuple[int, int, int, int],
+        colour: tuple[int, int, int],
+        masked: FrameLook | None = None,
+    ) -> FrameLook:
         """The look at the frame with ``box`` (x0, y0, x1, y1) filled with ``colour`` (BGR):
         the same as :meth:`of` the blanked frame, pixel for pixel (each reduction is per pixel,
-        so only the box's pixels change, to what the colour alone gives)."""
+        so only the box's pixels change, to what the colour alone gives). ``masked``, the
+        :meth:`masks_blanked` look of the same box and colour when made already, lends its
+        masks and the dense areas found from them."""
         import cv2
 
         x0, y0, x1, y1 = box
@@ -243,7 +250,9 @@ class FrameLook:
         hit = self._sampled_box(box)
         if hit is not None:
             small[hit] = pixel[0, 0]
-        return FrameLook(frame, gray, small, self.masks_blanked(box, colour).masks)
+        if masked is None:
+            masked = self.masks_blanked(box, colour)
+        return FrameLook(frame, gray, small, dict(masked.masks), regions=dict(masked.regions))
 
 
 def find_regions(

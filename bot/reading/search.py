@@ -80,7 +80,7 @@ def areas_beside(
     cores = look.regions_of(skin)
     if away_from is None:
         return cores
-    side = smallest_pitch(skin) * np.sqrt(MIN_BOARD_CELLS)
+    side = _board_room(skin)
     areas = []
     for core in cores:
         part = _beside(core, away_from, skin)
@@ -136,9 +136,15 @@ def _beside(
     x0, y0, x1, y1 = core
     bx0, by0, bx1, by1 = (int(round(v)) for v in box)
     parts = [(x0, y0, bx0, y1), (bx1, y0, x1, y1), (x0, y0, x1, by0), (x0, by1, x1, y1)]
-    side = smallest_pitch(skin) * np.sqrt(MIN_BOARD_CELLS)
+    side = _board_room(skin)
     roomy = [p for p in parts if p[2] - p[0] >= side and p[3] - p[1] >= side]
     return max(roomy, key=lambda p: (p[2] - p[0]) * (p[3] - p[1]), default=None)
+
+
+def _board_room(skin: Skin) -> float:
+    """The side (px) of the smallest square that holds a board of :data:`MIN_BOARD_CELLS` of the
+    skin's smallest cells."""
+    return float(smallest_pitch(skin) * np.sqrt(MIN_BOARD_CELLS))
 
 
 def _fitting(
