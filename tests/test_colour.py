@@ -401,6 +401,29 @@ def test_a_channel_seen_at_one_grey_is_shifted_as_the_others_show():
     assert abs(int(curve.lut[100, 1]) - 120) <= 2  # green: one grey (222)
 
 
+def test_a_curve_runs_off_where_the_screen_shows_an_end():
+    """A night light (blue x 0.8) over a game drawn in black, white and one grey (xbomb): the
+    screen's black is clipped, so only white and grey (two values: every exponent fits them)
+    say where the blue curve runs, and the one picked put black at 13. A tuned xbomb skin, at a
+    tolerance of 8, then read no cell. Black shown as 0 says the curve runs off at 0."""
+    from bot.reading.tone import fit_tone
+
+    drawn = np.array([0] * 60 + [127] * 120 + [128] * 4 + [255] * 200, np.uint8)
+    templates = np.repeat(drawn, 3).reshape(1, -1)
+    screen = np.repeat(drawn, 3).reshape(-1, 3).astype(np.float64)
+    screen[:, 0] *= 0.8
+    cells = np.repeat(np.rint(screen).astype(np.uint8).reshape(1, -1), 4, axis=0)
+
+    def assign(toned, strict):
+        # Sure of their template by squared difference; none reads clearly yet (strict).
+        return np.zeros(len(cells), int), np.full(len(cells), not strict)
+
+    curve = fit_tone(cells, templates, np.ones(templates.shape[1], bool), assign, 8)
+    assert curve is not None
+    assert int(curve.lut[0, 0]) <= 1  # blue: black stays black
+    assert np.abs(curve.apply(templates).astype(int) - cells[0]).max() <= 1
+
+
 def test_a_few_pixels_above_a_well_seen_value_do_not_lift_it():
     """A template value seen by 10 pixels at 238 just below one seen by 400 at its own 222
     (a tile's edge drawn a fraction of a pixel away): the curve stays near 222 there, where

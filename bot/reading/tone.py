@@ -209,11 +209,17 @@ def _smooth_curve(mean: np.ndarray, count: np.ndarray, tolerance: int) -> np.nda
     """The bounded curve ``a * 255 * (t / 255) ** p + b`` (then clipped to 0..255, as a screen
     clips) nearest, by weighted least squares, to ``mean[t]``. Template values shown clipped
     (mean screen value at an end) only say the curve runs off there: they are left out of the
-    fit. Values far from the fit (more than twice the tolerance) are dropped and the fit made
-    again, twice."""
+    fit, but a curve that does not run off there (one inside the ends where the screen shows
+    an end) counts as that far from them. Values far from the fit (more than twice the
+    tolerance) are dropped and the fit made again, twice."""
     t = np.arange(256, dtype=np.float64)
     weight = count.copy()
-    weight[(mean < 1.5) | (mean > 253.5)] = 0
+    low, high = (mean < 1.5) & (count > 0), (mean > 253.5) & (count > 0)
+    weight[low | high] = 0
+    # Yet the curve must run off there: a curve above the floor where the screen shows the
+    # floor is wrong (xbomb's black at 0 under a night light, the curve learnt from its white
+    # and grey alone: every exponent fits two greys, and one put black at 13).
+    off_low, off_high = count * low, count * high
     best = t.copy()
     if weight.sum() == 0:
         return t.astype(np.uint8)
@@ -232,6 +238,8 @@ def _smooth_curve(mean: np.ndarray, count: np.ndarray, tolerance: int) -> np.nda
         b = np.clip(my - a * mx, -OFFSET_LIMIT, OFFSET_LIMIT)
         curves = a[:, None] * _POWERS + b[:, None]
         errors = ((curves - mean) ** 2) @ weight
+        errors += (np.maximum(curves - 1.5, 0) ** 2) @ off_low
+        errors += (np.maximum(253.5 - curves, 0) ** 2) @ off_high
         # Where the means do not tell the exponents apart (one template value seen: each
         # curve passes through it), the one nearest no change at all.
         tied = np.flatnonzero(errors <= errors.min() * (1 + 1e-9) + 1e-6)
