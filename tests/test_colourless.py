@@ -1,6 +1,7 @@
 """Pictures with no colour (greyscale): read in grey, the skins' images greyed as the picture
-was (by the conversion whose greys its cells lie nearest), as drawn, with no colour search; a
-refusal says the colour is gone; a refusal of a picture in colour does not blame colour."""
+was (by the conversion whose greys its cells lie nearest), as drawn, with no colour search
+unless no conversion shows a board as drawn; a refusal says the colour is gone; a refusal of
+a picture in colour does not blame colour."""
 
 from __future__ import annotations
 
@@ -50,7 +51,7 @@ def test_each_common_grey_conversion_reads_exactly(name, conversion):
 
 def test_a_grey_picture_is_not_searched_through_the_screens_colours(monkeypatch):
     """A tone curve fitted to greys makes another conversion's numbers pass for the skin's:
-    a grey picture's board is looked for as drawn only."""
+    a grey picture whose board shows as drawn is not searched through a curve."""
     import bot.reading.locate as locate
 
     def no_search(*args, **kwargs):
@@ -86,3 +87,14 @@ def test_a_fresh_board_in_greyscale_still_reads():
     assert read_image(greyscale(cv2.imread(str(png)))).board == read_board(
         str(png.with_suffix(".txt"))
     )
+
+
+@pytest.mark.parametrize("delta", [20, -20])
+def test_a_grey_board_on_a_brighter_or_darker_screen_reads(delta):
+    """A fresh winmine board is all grey (its covered tiles and margin): a picture with no
+    colour, whose greys a screen 20 levels brighter or darker also moved. No conversion's
+    greys showed a board as drawn ("no board found"); the screen's greys are then searched."""
+    from tests.photometric import brightness
+
+    picture, expected = _fixture("winmine/beginner-fresh")
+    assert read_image(brightness(picture, delta)).board == expected

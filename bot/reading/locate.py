@@ -120,13 +120,21 @@ def _locate_grey(frame: np.ndarray, skins: Sequence[Skin], lattice: list[list[Gr
     conversion in turn (:func:`~bot.reading.grey.grey_skin_sets`), as drawn, and read in the
     greys its cells lie nearest. Another conversion's greys can read clearly and wrongly (a
     GNOME Mines 2 greyed as the mean of its channels read as a 3 in BT.601's greys): only the
-    conversion that made the picture draws every cell's shades."""
+    conversion that made the picture draws every cell's shades. Where no conversion's greys
+    show a board as drawn, the screen's greys are searched with the first conversion's (a
+    fresh winmine board is all grey: 20 levels brighter, it showed none); only a picture
+    refused otherwise pays for that search (seconds, where most greyscale pictures read in
+    a fraction of one)."""
     first: BoardNotFoundError | None = None
     # The sets are greyed one at a time (greying every skin every way up front cost 0.29 s,
     # as long as a whole read): only the board's own skin is then greyed every way.
-    for shown in grey_skin_sets(skins):
+    looks = itertools.chain(
+        ((shown, False) for shown in grey_skin_sets(skins)),
+        ((shown, True) for shown in itertools.islice(grey_skin_sets(skins), 1)),
+    )
+    for shown, colours in looks:
         try:
-            located = _located(frame, shown, lattice, colours=False)
+            located = _located(frame, shown, lattice, colours=colours)
         except TwoBoardsError:
             raise
         except BoardNotFoundError as refused:
