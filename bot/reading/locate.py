@@ -26,7 +26,7 @@ from dataclasses import replace
 
 import numpy as np
 
-from bot.errors import BoardNotFoundError, TwoBoardsError
+from bot.errors import BoardCutError, BoardNotFoundError, TwoBoardsError
 from bot.reading.choose import (
     board_sized,
     choose_board,
@@ -124,8 +124,10 @@ def _locate_grey(frame: np.ndarray, skins: Sequence[Skin], lattice: list[list[Gr
     show a board as drawn, the screen's greys are searched with the first conversion's (a
     fresh winmine board is all grey: 20 levels brighter, it showed none); only a picture
     refused otherwise pays for that search (seconds, where most greyscale pictures read in
-    a fraction of one)."""
+    a fraction of one). A board shown in part (cut or covered) is shown: its picture is not
+    searched again."""
     first: BoardNotFoundError | None = None
+    shown_in_part = False
     # The sets are greyed one at a time (greying every skin every way up front cost 0.29 s,
     # as long as a whole read): only the board's own skin is then greyed every way.
     looks = itertools.chain(
@@ -133,12 +135,15 @@ def _locate_grey(frame: np.ndarray, skins: Sequence[Skin], lattice: list[list[Gr
         ((shown, True) for shown in itertools.islice(grey_skin_sets(skins), 1)),
     )
     for shown, colours in looks:
+        if colours and shown_in_part:
+            break
         try:
             located = _located(frame, shown, lattice, colours=colours)
         except TwoBoardsError:
             raise
         except BoardNotFoundError as refused:
             first = first or refused
+            shown_in_part = shown_in_part or isinstance(refused, BoardCutError)
             continue
         own = next(s for s, g in zip(skins, shown, strict=True) if g.name == located.skin.name)
         if not draws_in_colour(own):
