@@ -172,6 +172,37 @@ def test_a_changed_cell_is_read_again_the_others_as_before():
         read_frame(changed, located, state)
 
 
+def test_rows_that_share_their_sums_but_not_their_samples_stay_apart():
+    """Cells are grouped by sums of their samples, then checked: two cells whose samples add
+    up alike (every way the grouping adds them) are classified apart."""
+    from bot.reading.reuse import SIGNATURE_STEP, distinct_rows
+
+    rows = np.zeros((6, 2 * SIGNATURE_STEP), np.uint8)
+    rows[0, 1], rows[1, 2] = 9, 9  # the same sums, not the same samples
+    rows[2, 1], rows[3] = 9, rows[0]
+    first, inverse = distinct_rows(rows)
+    assert (rows[first][inverse] == rows).all()
+    assert len(first) == 3  # [0, 9, 0, ...] (three times), [0, 0, 9, ...], zeros (twice)
+
+
+@pytest.mark.parametrize("png", ["gnome-mines/big-mid.png", "sgt-mines/expert-mid.png"])
+def test_cells_read_once_per_distinct_picture_read_as_each_read_alone(png, monkeypatch):
+    """A board's repeated cells are classified once: every score is what classifying each
+    cell on its own gives (on a desktop whose lattice is uneven, GNOME Mines)."""
+    from bot.reading import reuse
+
+    frame = cv2.imread(str(FIXTURES / png))
+    located = locate_board(frame)
+    grouped = classify_cells(frame, located.grid, located.skin, tell=True)
+    monkeypatch.setattr(reuse, "MIN_CELLS_TO_GROUP", 10**9)
+    alone = classify_cells(frame, located.grid, located.skin, tell=True)
+    for field in ("classes", "confidence", "margin"):
+        assert np.array_equal(getattr(grouped, field), getattr(alone, field)), field
+    # The distance comes from float32 products of magnitude D * 255^2 whose rounding depends
+    # on the rows multiplied together (a cell equal to its image is 0 to 0.45 off).
+    np.testing.assert_allclose(grouped.distance, alone.distance, atol=1.0)
+
+
 def test_reading_leaves_the_skin_a_plain_value():
     """A skin is a value: reading keeps nothing in it (the reader state holds what is kept),
     and a skin loaded again from the same folder is equal to it."""

@@ -49,7 +49,6 @@ from bot.reading.lossy import (
 )
 from bot.reading.matching import (
     cell_scale,
-    classify_changed_cells,
     classify_samples,
     reads_clearly,
     sample_cells,
@@ -63,6 +62,7 @@ from bot.reading.noisy_read import (
     read_noisy,
     widened_where_unsure,
 )
+from bot.reading.reuse import classify_changed_cells
 from bot.reading.telling import telling_margin
 
 __all__ = ["CellScores", "as_screen_shows", "classify_cells", "learn_tone", "reads_clearly"]

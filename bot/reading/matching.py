@@ -8,7 +8,6 @@ Sampling maps and work arrays live in the caller's :class:`~bot.reading.state.Re
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from functools import lru_cache
 from typing import TYPE_CHECKING
 
@@ -23,7 +22,7 @@ from bot.reading.banks import (
 )
 from bot.reading.detail import absent_pixels, detail_cap, far_pixel_map, shown_cap
 from bot.reading.skins import Skin
-from bot.reading.state import LastFrame, ReaderState
+from bot.reading.state import ReaderState
 
 if TYPE_CHECKING:
     from bot.reading.grid import Grid
@@ -448,41 +447,6 @@ def cross_products(
 def skin_tolerance(skin: Skin) -> int:
     """Largest per-channel difference that still counts as the same pixel."""
     return skin.tolerance
-
-
-def classify_changed_cells(
-    samples: np.ndarray,
-    key: object,
-    classify: Callable[[np.ndarray], tuple[np.ndarray, ...]],
-    state: ReaderState,
-) -> tuple[np.ndarray, ...]:
-    """``classify(samples)``, reusing the results of the last call with the same ``key`` (skin,
-    grid, sampling) for the cells whose samples have not changed since: a game's window is read
-    frame after frame and between two frames most cells stay as they were. The same samples
-    always give the same result, so this changes nothing but the time."""
-    import cv2
-
-    last = state.last
-    if last is not None and last.key == key and last.samples.shape == samples.shape:
-        delta = state.scratch("delta", samples.shape)
-        cv2.absdiff(samples, last.samples, dst=delta)
-        changed = cv2.reduce(delta, 1, cv2.REDUCE_SUM, dtype=cv2.CV_32S)[:, 0] > 0
-        changed_cells: np.ndarray | None = changed
-        if changed.all():
-            results = classify(samples)  # no copy of the cells to pick the changed ones
-        else:
-            results = tuple(r.copy() for r in last.results)
-            if changed.any():
-                for old, new in zip(results, classify(samples[changed]), strict=True):
-                    old[changed] = new
-        np.copyto(last.samples, samples)
-        kept = last.samples
-    else:
-        results = classify(samples)
-        kept = samples.copy()
-        changed_cells = None
-    state.last = LastFrame(key, kept, tuple(r.copy() for r in results), changed_cells)
-    return results
 
 
 def reads_clearly(confidence: np.ndarray, margin: np.ndarray, skin: Skin) -> np.ndarray:

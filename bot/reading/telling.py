@@ -57,8 +57,10 @@ def telling_margin(
         first = np.where(own[None, :], counts, -1).argmax(axis=1)
         second = np.where(own[None, :], -1, counts).argmax(axis=1)
         # The pixels telling each pair of variants apart, once per pair met.
-        pairs, index = np.unique(np.stack([first, second], axis=1), axis=0, return_inverse=True)
-        telling = _telling_pixels(bank, variants[pairs[:, 0]], variants[pairs[:, 1]])
+        # (Each pair as one number: numpy's unique rows are many times slower.)
+        met, index = np.unique(first * variants.size + second, return_inverse=True)
+        pairs = np.divmod(met, variants.size)
+        telling = _telling_pixels(bank, variants[pairs[0]], variants[pairs[1]])
         telling = telling[index.reshape(-1)]
         size = np.count_nonzero(telling, axis=1)
         rows = np.arange(at.size)
