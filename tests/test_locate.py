@@ -9,8 +9,9 @@ import numpy as np
 import pytest
 
 from bot.errors import BoardNotFoundError
+from bot.reading.colour_keys import key_colours
 from bot.reading.read import Grid, locate_board, read_frame
-from bot.reading.regions import FrameLook, key_colours
+from bot.reading.regions import FrameLook
 from bot.reading.skins import find_skin, load_skins
 from solver.board import read_board
 from tests.fixture_cases import READER_CASES, reader_params
@@ -187,7 +188,8 @@ def test_winmine_reads_real_125_percent_cells(skins):
 def test_the_key_colours_period_picks_the_desktop_scaling(skin_dir, skins):
     """Fixed-pixel skins: of the scalings, the one drawn is matched first (the period of the key
     colours tells it), and another game's look-alike greys are not matched in the first pass."""
-    from bot.reading.regions import candidate_pitches, find_regions, padded_box, search_padding
+    from bot.reading.pitches import candidate_pitches
+    from bot.reading.regions import find_regions, padded_box, search_padding
 
     skin = find_skin(skin_dir)
     frame = cv2.imread(str(FIXTURES / skin_dir / "expert-mid.png"))

@@ -378,7 +378,7 @@ def test_whole_pixel_cells_a_desktop_stretched_to_a_fraction_are_read_at_that_pi
 def test_whole_pixel_cells_stretched_to_a_fraction_are_looked_for_at_their_period(skins):
     """GNOME Mines' colours in that picture repeat every 32.4 px: 33 px (the wider whole-pixel
     size) is tried first, and when nothing reads there, the period itself."""
-    from bot.reading.regions import candidate_pitches
+    from bot.reading.pitches import candidate_pitches
     from tests.fixtures.perturb import scale
 
     png = FIXTURES / "gnome-mines-sizes/w1000x600-big-won.png"

@@ -15,9 +15,11 @@ from functools import lru_cache
 import numpy as np
 
 from bot.errors import BoardNotFoundError, TwoBoardsError
+from bot.reading.colour_keys import key_colours
 from bot.reading.evident import line_unseen
 from bot.reading.extent import MIN_BOARD_CELLS, Candidate, Located
-from bot.reading.regions import FrameLook, Pitches, key_colours, padded_box
+from bot.reading.pitches import Pitches
+from bot.reading.regions import FrameLook, padded_box
 from bot.reading.search import (
     areas_beside,
     lattice_areas_beside,

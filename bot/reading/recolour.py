@@ -26,14 +26,10 @@ import numpy as np
 
 from bot.reading.anchors import line_offsets, matches_at_pitch, place_lattice
 from bot.reading.classify import CellScores
+from bot.reading.colour_keys import key_colours
 from bot.reading.grid import Grid
-from bot.reading.regions import (
-    candidate_pitches,
-    find_regions,
-    key_colours,
-    padded_box,
-    search_padding,
-)
+from bot.reading.pitches import candidate_pitches
+from bot.reading.regions import find_regions, padded_box, search_padding
 from bot.reading.skins import Skin, first_images
 from bot.reading.state import ReaderState, ToneCurve
 
@@ -238,7 +234,7 @@ def seed_grids(frame: np.ndarray, skin: Skin, later: bool = False) -> list[Grid]
     their largest connected group (stray matches elsewhere left out); the most cells of any
     area first. Only anchors are matched, no cell is read: under a rough shift most cells
     would not read clearly. The pitches tried are those the skin's colours suggest first, or
-    with ``later`` the others (see :func:`~bot.reading.regions.candidate_pitches`)."""
+    with ``later`` the others (see :func:`~bot.reading.pitches.candidate_pitches`)."""
     import cv2
 
     h, w = frame.shape[:2]

@@ -18,13 +18,8 @@ from bot.reading.anchors import (
     place_lattice,
 )
 from bot.reading.extent import MIN_BOARD_CELLS, Candidate, board_extent
-from bot.reading.regions import (
-    FrameLook,
-    Pitches,
-    padded_box,
-    search_padding,
-    smallest_pitch,
-)
+from bot.reading.pitches import Pitches, smallest_pitch
+from bot.reading.regions import FrameLook, padded_box, search_padding
 from bot.reading.skins import Skin
 
 #: Most boards looked for in one area (more than one is refused: see

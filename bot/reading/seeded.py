@@ -13,8 +13,8 @@ from bot.reading.evident import drawn_classes, lattice_shown
 from bot.reading.extent import Candidate, board_extent
 from bot.reading.grid import Grid
 from bot.reading.lattice import find_lattice
+from bot.reading.pitches import largest_pitch
 from bot.reading.recolour import aligned_seeds
-from bot.reading.regions import largest_pitch
 from bot.reading.shown import shown_nowhere
 from bot.reading.skins import Skin
 
@@ -35,7 +35,7 @@ MIN_SEED_CELLS = 4
 
 def lattice_of(frame: np.ndarray, skin: Skin, lattice: list[list[Grid]]) -> list[Grid]:
     """:func:`found_lattice`, if its cells are of a size the skin's come in (no bigger than
-    :func:`~bot.reading.regions.largest_pitch`: reading 114 px cells as each skin's cost
+    :func:`~bot.reading.pitches.largest_pitch`: reading 114 px cells as each skin's cost
     seconds)."""
     return _sized(skin, found_lattice(frame, lattice))
 
