@@ -36,7 +36,8 @@ def detail_pixels(u8: np.ndarray, tol: np.ndarray) -> tuple[np.ndarray, np.ndarr
     counted = tol.reshape(k, d // 3, 3)[:, :, 0] < 255
     twice = _counted_medians(pixels, counted)  # [K, 3], twice the median: whole numbers
     # |pixel - median| > tol, in whole numbers: |2 pixel - 2 median| > 2 tol.
-    off = np.abs(2 * pixels.astype(np.int16) - twice[:, None]) > 2 * tol.reshape(k, d // 3, 3)
+    twice_tol = 2 * tol.reshape(k, d // 3, 3).astype(np.int16)
+    off = np.abs(2 * pixels.astype(np.int16) - twice[:, None]) > twice_tol
     out = ((off[..., 0] | off[..., 1] | off[..., 2]) & counted).astype(np.uint8)
     colours = np.round(twice / 2.0).astype(np.uint8)  # (halves to even, as numpy rounds)
     common = np.broadcast_to(colours[:, None], (k, d // 3, 3))
