@@ -147,3 +147,20 @@ def test_whole_pixel_cells_a_fraction_apart_are_tuned(
     outcome = read_fixtures(game, skins, only=labelled.split("-")[0] + "-")
     assert outcome.names("misread") == [], outcome.results
     assert set(outcome.names("exact")) == exact, outcome.results
+
+
+def test_a_tuned_skin_reads_thin_coloured_strokes_through_a_jpeg(tmp_path: Path) -> None:
+    """A JPEG keeps colour at half resolution: xbomb's blue 1 and green 2, strokes a pixel or
+    two thin on white, lose most of their colour at quality 85 (the 1 was 2-3 % of its pixels
+    short of a tuned skin's confidence while its colour could lose only half)."""
+    from bot.reading.read import read_image
+    from bot.reading.skins import find_skin
+    from solver.board import read_board
+    from tests.fixtures.perturb import jpeg
+
+    skin = find_skin("t-xbomb", dirs=[tune_game("xbomb", tmp_path)])
+    fixtures = Path(__file__).resolve().parent / "fixtures" / "xbomb"
+    for name in ("expert-mid", "intermediate-mid"):
+        picture = jpeg(cv2.imread(str(fixtures / f"{name}.png")), 85)
+        want = read_board(str(fixtures / f"{name}.txt"))
+        assert read_image(picture, [skin]).board.differences(want) == [], name

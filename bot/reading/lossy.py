@@ -23,6 +23,12 @@ from bot.reading.skins import Skin
 NOISE_SHARE = 0.9
 
 
+#: How much of its local contrast in colour (in quarters) a template's pixel near an edge may
+#: lose in a lossy frame: colour is kept at half resolution (a JPEG's usual 4:2:0), so a stroke
+#: a pixel thin keeps a half (a line) to a quarter (a lone pixel) of its colour. (Half, as for
+#: brightness, left xbomb's blue 1 on white 2-3 % of its pixels short at JPEG quality 85.)
+THIN_COLOUR_LOSS = 3
+
 #: Most noise (see :func:`noisy_bank`) a frame read as drawn may show, in skin tolerances:
 #: JPEG at quality 50 and noise of sigma 8 stay within about one.
 MAX_NOISE_TOLERANCES = 2
@@ -38,9 +44,10 @@ def noisy_bank(
 ) -> TemplateBank | None:
     """``bank`` in YCrCb (compare with :func:`ycrcb` cells), each sample's tolerance widened
     to the frame's noise level plus, within two pixels of the template's edges, half its local
-    contrast in brightness and in colour: a JPEG rings at edges and keeps colour at half
-    resolution, so a thin coloured stroke keeps its brightness but loses part of its colour
-    (not all: a colour gone altogether, as in greyscale, still does not match). Flat areas keep
+    contrast in brightness and three quarters in colour (:data:`THIN_COLOUR_LOSS`): a JPEG
+    rings at edges and keeps colour at half resolution, so a thin coloured stroke keeps its
+    brightness but loses part of its colour (not all: a colour gone altogether, as in
+    greyscale, still does not match). Flat areas keep
     their colour (tiles told apart by colour stay apart) but at the cell's edge
     (:func:`chroma_ring`). None when no cell is sure.
 
@@ -86,6 +93,8 @@ def noisy_bank(
                 levels[zone] = np.clip(found, level, most)
         floor[:, :, channels] = np.rint(levels[zones]).astype(np.int16)[:, :, None]
     widen = grad.astype(np.int16) // 2
+    # Colour is kept at half resolution: a stroke a pixel thin is mixed with its neighbours.
+    widen[:, :, 1:] = grad[:, :, 1:].astype(np.int16) * THIN_COLOUR_LOSS // 4
     own = bank.tol.reshape(k, -1, 3).astype(np.int16)
     if own_colour:
         own[:, :, 1:] //= 2  # in YCrCb's units, as lossy_bank
