@@ -46,8 +46,8 @@ def noisy_bank(
     to the frame's noise level plus, within two pixels of the template's edges, half its local
     contrast in brightness and three quarters in colour (:data:`THIN_COLOUR_LOSS`): a JPEG
     rings at edges and keeps colour at half resolution, so a thin coloured stroke keeps its
-    brightness but loses part of its colour (not all: a colour gone altogether, as in
-    greyscale, still does not match). Flat areas keep
+    brightness but loses part of its colour (not all: a strong colour gone altogether, as
+    in greyscale, still does not match). Flat areas keep
     their colour (tiles told apart by colour stay apart) but at the cell's edge
     (:func:`chroma_ring`). None when no cell is sure.
 
