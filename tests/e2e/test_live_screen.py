@@ -58,7 +58,20 @@ def wait_for_change(capture, region, before, timeout=REDRAW_TIMEOUT, area=None):
             time.sleep(0.2)  # let the redraw finish
             return capture.grab(region)
         time.sleep(0.01)
-    raise AssertionError("the screen did not change")
+    raise AssertionError(f"the screen did not change in {timeout} s; {_screen_state()}")
+
+
+def _screen_state() -> str:
+    """The pointer and the window stack, for a failure's message: this wait timed out in rare
+    full-suite runs and never alone, and what the screen held then is the evidence."""
+    import pyautogui
+
+    windows = X11Windows()
+    try:
+        stack = ", ".join(f"{w.name or w.wm_class} at {w.region}" for w in windows.windows())
+    finally:
+        windows.close()
+    return f"pointer at {tuple(pyautogui.position())}, windows bottom to top: {stack}"
 
 
 def test_mapping_is_measured_one_to_one_on_xvfb(capture, mouse):
