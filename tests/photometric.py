@@ -44,6 +44,16 @@ def night_light(frame: np.ndarray, blue: float = 0.8) -> np.ndarray:
     return out
 
 
+def saturation(frame: np.ndarray, factor: float) -> np.ndarray:
+    """Colours ``factor`` times as saturated (HSV's saturation; below 1 towards grey), as a
+    display's or a viewer's colour setting does."""
+    import cv2
+
+    hsv = cv2.cvtColor(frame, cv2.COLOR_BGR2HSV).astype(np.float64)
+    hsv[..., 1] = np.clip(np.rint(hsv[..., 1] * factor), 0, 255)
+    return cv2.cvtColor(hsv.astype(np.uint8), cv2.COLOR_HSV2BGR)
+
+
 #: Greyscale conversions' weights (blue, green, red): BT.601 luma (OpenCV, Pillow), BT.709
 #: luma (ImageMagick), the plain mean (GIMP's average); "lightness" is GIMP's other one.
 GREY_WEIGHTS = {"bt601": (0.114, 0.587, 0.299), "bt709": (0.0722, 0.7152, 0.2126),
@@ -103,4 +113,6 @@ STRONG: dict[str, Callable[[np.ndarray], np.ndarray]] = {
     "jpeg70": lambda f: jpeg(f, 70),
     "gamma0.6": lambda f: gamma(f, 0.6),
     "brightness-40+gamma1.25": lambda f: gamma(brightness(f, -40), 1.25),
+    "brightness+40": lambda f: brightness(f, 40),
+    "saturation0.6": lambda f: saturation(f, 0.6),
 }

@@ -506,3 +506,31 @@ def test_a_board_the_widened_look_finds_is_read_with_its_lines_placed(monkeypatc
     frame = scale(cv2.imread(str(png)), 1.25, "nearest")
     board = read_frame(frame, locate_board(frame)).board
     assert board == read_board(str(png.with_suffix(".txt")))
+
+
+@pytest.mark.parametrize(
+    ("name", "case"),
+    [
+        # Desaturated, GNOME Mines' 3 tile lay nearer its 2 tile's colour: read as a 2 clearly,
+        # its glyph a 3.
+        ("gnome-mines/big-first", "saturation0.6"),
+        # 40 levels up, a 0 clips to white, as does the covered tile under the pointer: its
+        # detail (a gap round the tile) gone, the covered tile had scored 1.0 against 0.
+        ("gnome-mines/custom400-dense8", "brightness+40"),
+        # Gamma 0.6 puts sgt-mines' 0 tile (at 32 px) where its covered tile is drawn, and
+        # the frame's real covered tiles 10 levels up: a shift taken for noise.
+        ("sgt-mines-sizes/t32-expert-first", "gamma0.6"),
+    ],
+)
+def test_colour_changes_that_bring_one_tile_onto_another_misread_no_cell(name, case):
+    """Stronger changes than the mild ones can move a tile's colour onto another class's: the
+    picture reads exactly or is refused, never read with a cell of another class."""
+    from bot.reading.read import read_image
+    from solver.errors import MinebotError
+
+    frame = STRONG[case](cv2.imread(str(FIXTURES / f"{name}.png")))
+    try:
+        board = read_image(frame).board
+    except MinebotError:
+        return
+    assert board == read_board(str(FIXTURES / f"{name}.txt"))

@@ -41,6 +41,7 @@ if TYPE_CHECKING:
     from bot.reading.grid import Grid
 
 from bot.reading.banks import RANK_STEP, TemplateBank, sample_step, template_bank, tone_fit_banks
+from bot.reading.detail import kept_detail
 from bot.reading.lossy import (
     MAX_NOISE_TOLERANCES,
     lossy_bank,
@@ -58,6 +59,7 @@ from bot.reading.nearest import assigner
 from bot.reading.noisy_read import (
     NOISY_MARGIN,
     TELLING_SLACK,
+    ink_told,
     measured_lossy,
     read_noisy,
     widened_where_unsure,
@@ -147,7 +149,12 @@ def classify_cells(
 
         def scored(part: np.ndarray) -> tuple[np.ndarray, ...]:
             results = classify_samples(part, skin, sx, sy, lookup, step, state, toned, tell)
-            return told_apart(part, toned, skin, results) if tell else results
+            if tell and curve is not None:
+                # Through a curve a tile's colour can pass for another class's: the glyph
+                # must be the winner's too.
+                win, conf, margin, *rest = results
+                results = (win, conf, ink_told(part, toned, win, rest[1], margin), *rest)
+            return told_apart(part, toned, skin, results) if tell else results[:4]
 
         key = (skin, grid, step, None if curve is None else curve.lut.tobytes(), detail, tell)
         return classify_changed_cells(samples, key, scored, state)
@@ -374,14 +381,18 @@ def _toned_bank(bank: TemplateBank, curve: ToneCurve, state: ReaderState) -> Tem
     if toned is None:
         u8 = curve.apply(bank.u8)
         f32 = np.ascontiguousarray(u8[:, ::RANK_STEP], dtype=np.float32)
+        tol, common = toned_tolerance(bank.u8, bank.tol, curve), curve.apply(bank.common)
+        detail, count = kept_detail(bank.detail, u8, common, tol, int(bank.mask.sum() // 3))
         toned = replace(
             bank,
             u8=u8,
             f32=np.ascontiguousarray(f32.T),
             sq=(f32 * f32).sum(axis=1),
-            tol=toned_tolerance(bank.u8, bank.tol, curve),
+            tol=tol,
             tol_all=None,
-            common=curve.apply(bank.common),
+            common=common,
+            detail=detail,
+            detail_count=np.where(bank.detail_count > 0, count, 0),
         )
         if len(state.toned_banks) >= KEPT_TONED:
             state.toned_banks.pop(next(iter(state.toned_banks)))

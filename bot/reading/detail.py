@@ -71,6 +71,31 @@ def _counted_medians(pixels: np.ndarray, counted: np.ndarray) -> np.ndarray:
     return np.where(n[:, :, 0] > 0, low + high, 0).astype(np.int16)
 
 
+def kept_detail(
+    detail: np.ndarray, images: np.ndarray, common: np.ndarray, tol: np.ndarray, counted: int
+) -> tuple[np.ndarray, np.ndarray]:
+    """The detail pixels ``detail`` (``[K, P]``, 0/1) that stay beyond the tolerance ``tol``
+    from the commonest colour ``common`` in ``images`` (``[K, D]`` uint8 each: templates as a
+    screen's tone curve shows them), and how many (``[K]``; 0 where fewer than
+    :data:`MIN_DETAIL_SHARE` of the ``counted`` pixels). A curve that clips merges a tile
+    and the gap round it into one white: neither is detail any more, and a template judged on
+    detail it no longer draws scores nothing on a cell that shows just what it draws.
+
+    >>> detail = np.array([[1, 1, 0]], np.uint8)
+    >>> images = np.array([[255, 255, 255, 200, 200, 200, 254, 254, 254]], np.uint8)
+    >>> common = np.full((1, 9), 254, np.uint8)
+    >>> kept, count = kept_detail(detail, images, common, np.full((1, 9), 6, np.uint8), 3)
+    >>> kept.tolist(), count.tolist()
+    ([[0, 1, 0]], [1])
+    """
+    import cv2
+
+    kept = detail & far_pixel_map(cv2.absdiff(images, common), tol)
+    count = kept.sum(axis=1, dtype=np.int32)
+    count[count < MIN_DETAIL_SHARE * counted] = 0
+    return kept, count
+
+
 #: A cell matching fewer than this share of its template's detail pixels (see
 #: :func:`detail_pixels`) is scored by that share at most, however many of
 #: its flat pixels match: a flat patch is not a bevelled tile.

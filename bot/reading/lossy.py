@@ -41,6 +41,7 @@ def noisy_bank(
     best: np.ndarray,
     sure: np.ndarray,
     own_colour: bool = False,
+    centred: bool = False,
 ) -> TemplateBank | None:
     """``bank`` in YCrCb (compare with :func:`ycrcb` cells), each sample's tolerance widened
     to the frame's noise level plus, within two pixels of the template's edges, half its local
@@ -60,6 +61,12 @@ def noisy_bank(
     ``own_colour``: colour keeps the skin's own tolerance (as :func:`lossy_bank`'s, in YCrCb's
     units) but for the noise measured, for the locator: the skin's tolerance taken as it is in
     YCrCb let a window's grey tint over a board's last row pass for covered cells.
+
+    ``centred``: None also when the flat parts sit off their templates' colours by more than
+    :data:`MOST_SHIFT` of the skin's tolerance in the median (in some channel): noise and a
+    JPEG scatter a flat area's values round its colour, a screen's colours move them all one
+    way (sgt-mines' open tile at gamma 0.6 sits where its covered tile is drawn, 2 levels
+    off, with the frame's covered tiles 10 levels up: that is no noise to widen to).
     """
     if not sure.any():
         return None
@@ -71,6 +78,10 @@ def noisy_bank(
     drawn = images.reshape(k, -1, 3)[best[sure]].astype(np.int16)
     apart = np.abs(cells - drawn)
     seen = flat[best[sure]]
+    if centred and seen.any():
+        shift = np.median((cells - drawn)[seen], axis=0)
+        if np.abs(shift).max() > MOST_SHIFT * skin.tolerance:
+            return None
     off = apart.max(axis=2)[seen]
     level = float(np.quantile(off, NOISE_SHARE)) if off.size else 0.0
     most = MAX_NOISE_TOLERANCES * skin.tolerance
@@ -103,6 +114,10 @@ def noisy_bank(
     return ycrcb_bank(bank, images, tol.reshape(k, -1))
 
 
+#: How far (a share of the skin's tolerance) the median of a frame's flat pixels may sit from
+#: their templates' colours, in any channel, for the rest to be taken as noise
+#: (:func:`noisy_bank`'s ``centred``).
+MOST_SHIFT = 0.5
 #: Zones of a template's pixels by how much noise a JPEG puts there (see :func:`noise_zones`).
 ZONES = 3
 #: How far (pixels) from a stroke a JPEG's ringing and the stroke's colour reach in flat

@@ -14,7 +14,7 @@ from bot.reading.matching import reads_clearly, score_cells
 from bot.reading.nearest import assign
 from bot.reading.skins import Skin
 from bot.reading.state import ReaderState
-from bot.reading.telling import nearer_margin, telling_margin
+from bot.reading.telling import ink_margin, nearer_margin, telling_margin
 
 
 def read_noisy(
@@ -30,7 +30,7 @@ def read_noisy(
     noisy ones (:func:`noisy_scores`); None when no cell is sure enough to measure the noise
     on."""
     best, sure = assign(samples, bank.u8, bank, skin, state, False)
-    noisy = noisy_bank(samples, bank, skin, best, sure)
+    noisy = noisy_bank(samples, bank, skin, best, sure, centred=True)
     if noisy is None:
         return None
     widen = None if bleed is None else bleed()
@@ -38,7 +38,7 @@ def read_noisy(
     # red mine lost its bevel's highlight to a JPEG's ringing on one side only): weak ones are
     # scored against every variant of their two classes, as the strict reading does.
     scored = score_cells(ycrcb(samples), noisy, state, skin.min_confidence, widen, runner_up=True)
-    return noisy_scores(samples, bank, skin, scored)
+    return noisy_scores(samples, bank, skin, scored, ink=True)
 
 
 #: How much more than the skin's ``min_margin`` a winner needs when read with the widened
@@ -98,7 +98,11 @@ def widened_where_unsure(
 
 
 def noisy_scores(
-    samples: np.ndarray, strict: TemplateBank, skin: Skin, scored: tuple[np.ndarray, ...]
+    samples: np.ndarray,
+    strict: TemplateBank,
+    skin: Skin,
+    scored: tuple[np.ndarray, ...],
+    ink: bool = False,
 ) -> tuple[np.ndarray, ...]:
     """The cells read with a noisy frame's widened tolerance (``scored``: the winner, its
     confidence, margin and distance, and the runner-up class, see
@@ -109,13 +113,18 @@ def noisy_scores(
     Where the two are close over the whole cell (margin under the skin's ``min_margin``
     and :data:`NOISY_MARGIN`: noise blurs what tells them apart), those pixels decide: the
     runner-up that wins there and the winner does not is read instead (GNOME Mines' flag at
-    26 px in a JPEG had scored a hair below its question mark and been refused)."""
+    26 px in a JPEG had scored a hair below its question mark and been refused).
+
+    With ``ink`` (for reading; the locator's looks need not pay for it), a winner must also
+    draw the cell's strokes (:func:`ink_told`)."""
     win, conf, margin, distance, second = scored
     win, conf = win.copy(), conf.copy()
     narrow = (conf >= skin.min_confidence) & (margin >= 0)
     narrow &= margin < skin.min_margin + NOISY_MARGIN
     adjusted = margin - NOISY_MARGIN
     if not narrow.any():
+        if ink:
+            adjusted = ink_told(samples, strict, win, second, adjusted)
         return win, conf, adjusted, distance
     cells = samples[narrow]
     winner_told = _told(cells, strict, win[narrow])
@@ -125,9 +134,33 @@ def noisy_scores(
     )
     told = np.maximum(margin[narrow], skin.min_margin)
     adjusted[narrow] = np.where(winner_told | other_told, told, adjusted[narrow])
+    runner_up = second.copy()
+    runner_up[narrow] = np.where(other_told, win[narrow], second[narrow])
     win[narrow] = np.where(other_told, second[narrow], win[narrow])
     conf[narrow] = np.where(other_told, other_conf, conf[narrow])
+    if ink:
+        adjusted = ink_told(samples, strict, win, runner_up, adjusted)
     return win, conf, adjusted, distance
+
+
+def ink_told(
+    samples: np.ndarray,
+    strict: TemplateBank,
+    win: np.ndarray,
+    other: np.ndarray,
+    margin: np.ndarray,
+) -> np.ndarray:
+    """``margin`` with 0 (unclear) where a cell's strokes are nearer its runner-up's than its
+    winner's (:func:`~bot.reading.telling.ink_margin` below 0): widened to a frame's noise, a
+    tolerance lets a tile's colour moved by the screen pass for another class's tile, and
+    the winner must then also be the glyph the cell draws."""
+    judged = np.flatnonzero((margin > 0) & (other >= 0))  # (-1: a cell equal to an image)
+    if judged.size == 0:
+        return margin
+    told = ink_margin(samples[judged], strict, win[judged], other[judged])
+    out = margin.copy()
+    out[judged] = np.where(told < 0, 0.0, margin[judged])
+    return out
 
 
 def _told(cells: np.ndarray, strict: TemplateBank, chosen: np.ndarray) -> np.ndarray:
@@ -135,8 +168,12 @@ def _told(cells: np.ndarray, strict: TemplateBank, chosen: np.ndarray) -> np.nda
     runner-up: it matches :data:`TELLING_LEVEL` more of them within the skin's own tolerance
     (:func:`~bot.reading.telling.telling_margin`), or, with (next to) none telling against
     it, lies nearer its image there than any other class's, in colour or in brightness
-    (JPEG smears a thin stroke's colour past both images)."""
-    telling = telling_margin(cells, strict, chosen)
+    (JPEG smears a thin stroke's colour past both images). Never where the runner-up's image
+    is the winner's but for fewer than :data:`~bot.reading.telling.MIN_TELLING_PIXELS`
+    pixels."""
+    # Two classes drawn alike (a tone curve that clips can make GNOME Mines' 0 and its
+    # covered tile under the pointer one white) tell nothing apart: no class is nearer.
+    telling = telling_margin(cells, strict, chosen, untold=-1.0)
     told = telling >= TELLING_LEVEL
     # Nearer is asked only of the cells it decides, in colour first, then in brightness (each
     # compares every pixel with every image: most of a big cell's reading time).

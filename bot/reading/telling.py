@@ -13,12 +13,17 @@ MIN_TELLING_PIXELS = 4
 
 
 def telling_margin(
-    samples: np.ndarray, bank: TemplateBank, win: np.ndarray, other: np.ndarray | None = None
+    samples: np.ndarray,
+    bank: TemplateBank,
+    win: np.ndarray,
+    other: np.ndarray | None = None,
+    untold: float = 0.0,
 ) -> np.ndarray:
     """For each cell ``samples[i]`` read as class ``win[i]``: on the pixels where that class's
     image and the runner-up class's differ by more than their tolerance (the pixels that tell
     them apart), the share within tolerance of the winner minus the share within tolerance of
-    the runner-up; 0 where fewer than :data:`MIN_TELLING_PIXELS` tell them apart.
+    the runner-up; ``untold`` where fewer than :data:`MIN_TELLING_PIXELS` tell them apart (the
+    two images are the same but for those: nothing says which the cell is).
 
     Two glyphs on one tile (a flag, a question mark) differ in a few per cent of a cell's
     pixels, so the score over the whole cell separates them by little even when the cell is
@@ -67,8 +72,71 @@ def telling_margin(
         good = np.count_nonzero(within[rows, first] & telling, axis=1)
         bad = np.count_nonzero(within[rows, second] & telling, axis=1)
         told = (good - bad) / np.maximum(size, 1)
-        margin[at] = np.where(size >= MIN_TELLING_PIXELS, told, 0.0)
+        margin[at] = np.where(size >= MIN_TELLING_PIXELS, told, untold)
     return margin
+
+
+def ink_margin(
+    samples: np.ndarray, bank: TemplateBank, win: np.ndarray, other: np.ndarray
+) -> np.ndarray:
+    """For each cell ``samples[i]`` (BGR) read as class ``win[i]`` with runner-up class
+    ``other[i]``: on the pixels where the two classes' images differ in brightness by
+    :data:`~bot.reading.detail.INK_LEVEL` or more (one draws ink there and the other not), the
+    share nearer the winner's brightness minus the share nearer the runner-up's; 1 where fewer
+    than :data:`MIN_TELLING_PIXELS` pixels differ so. Each class is represented by its
+    variant nearest the cell in brightness.
+
+    Brightness, and only where the ink differs: a screen's colours (a tint, a saturation, a
+    brightness) move a tile's colour by tens of levels and can bring it nearer another class's
+    tile colour (GNOME Mines tells its numbers by tile colour and glyph), but they leave a
+    glyph's strokes far from the tile. A 3 desaturated read as a 2 by its tile colour is
+    nearer the 3 on its strokes: below 0.
+
+    >>> from bot.reading.skins import find_skin
+    >>> from bot.reading.banks import template_bank
+    >>> bank = template_bank(find_skin("sgt-mines"))
+    >>> one, two = (int(np.nonzero(bank.chars == c)[0][0]) for c in "12")
+    >>> cell = bank.u8[bank.starts[two]][None]
+    >>> float(ink_margin(cell, bank, np.array([one]), np.array([two]))[0])
+    -1.0
+    """
+    from bot.reading.detail import INK_LEVEL
+
+    classes = len(bank.classes)
+    cells_y, images_y = _brightness(samples), _brightness(bank.u8)  # [N, P], [K, P]
+    counted = bank.mask.reshape(-1, 3)[:, 0]
+    margin = np.ones(samples.shape[0])
+    key = win * classes + other
+    for value in np.unique(key):
+        at = np.flatnonzero(key == value)
+        cells = cells_y[at]
+
+        def nearest(g: int, cells: np.ndarray = cells) -> np.ndarray:
+            variants = images_y[bank.starts[g] : bank.starts[g + 1]]
+            if len(variants) == 1:
+                return variants  # (broadcast over the cells)
+            far = np.abs(cells[:, None, :] - variants[None]).sum(axis=2)  # [m, V]
+            return variants[far.argmin(axis=1)]  # [m, P]
+
+        mine, theirs = nearest(int(value // classes)), nearest(int(value % classes))
+        apart = (np.abs(mine - theirs) >= INK_LEVEL) & counted[None]
+        size = np.count_nonzero(apart, axis=1)
+        to_mine, to_theirs = np.abs(cells - mine), np.abs(cells - theirs)
+        nearer = np.count_nonzero((to_mine < to_theirs) & apart, axis=1)
+        farther = np.count_nonzero((to_mine > to_theirs) & apart, axis=1)
+        told = (nearer - farther) / np.maximum(size, 1)
+        margin[at] = np.where(size >= MIN_TELLING_PIXELS, told, 1.0)
+    return margin
+
+
+def _brightness(pixels: np.ndarray) -> np.ndarray:
+    """Each pixel's brightness (BT.601 luma, YCrCb's Y) of ``pixels`` ``[N, P * 3]`` (BGR
+    uint8): ``[N, P]`` int16."""
+    import cv2
+
+    n, d = pixels.shape
+    grey = cv2.cvtColor(np.ascontiguousarray(pixels).reshape(n, d // 3, 3), cv2.COLOR_BGR2GRAY)
+    return grey.reshape(n, -1).astype(np.int16)
 
 
 def nearer_margin(
