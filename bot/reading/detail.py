@@ -186,7 +186,7 @@ def glyph_pixels(
 
     shared = 2 * detail.sum(axis=0, dtype=np.int32) >= len(u8)
     ink = _ink(cv2.absdiff(u8, common)).astype(bool)
-    glyph = ink & detail.astype(bool) & ~shared[None] & _inside(counted, h, w)[None]
+    glyph = ink & detail.astype(bool) & ~shared[None] & inside_border(counted, h, w)[None]
     count = glyph.sum(axis=1, dtype=np.int32)
     count[count < MIN_DETAIL_SHARE * counted.sum()] = 0
     return _widened(glyph, h, w), count
@@ -204,10 +204,10 @@ def ink_free_pixels(detail: np.ndarray, counted: np.ndarray, h: int, w: int) -> 
     (55, 0, 1, 0)
     """
     near = _widened(detail.astype(bool), h, w).astype(bool)
-    return (_inside(counted, h, w)[None] & ~near).astype(np.uint8)
+    return (inside_border(counted, h, w)[None] & ~near).astype(np.uint8)
 
 
-def _inside(counted: np.ndarray, h: int, w: int) -> np.ndarray:
+def inside_border(counted: np.ndarray, h: int, w: int) -> np.ndarray:
     """The ``counted`` pixels (``[P]`` bool, ``h`` x ``w``) inside the border band
     (:data:`INK_BORDER`), where a cell's glyph is drawn: ``[P]`` bool."""
     inside = counted.reshape(h, w).copy()

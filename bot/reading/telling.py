@@ -84,7 +84,10 @@ def ink_margin(
     :data:`~bot.reading.detail.INK_LEVEL` or more (one draws ink there and the other not), the
     share nearer the winner's brightness minus the share nearer the runner-up's; 1 where fewer
     than :data:`MIN_TELLING_PIXELS` pixels differ so. Each class is represented by its
-    variant nearest the cell in brightness.
+    variant nearest the cell in brightness. Inside the border band only
+    (:data:`~bot.reading.detail.INK_BORDER`), where glyphs are drawn: a cell's outer pixels
+    show its neighbours' edges (KMines' covered tile draws the one below's shadow, and its
+    images from one place of the board do not show another's).
 
     Brightness, and only where the ink differs: a screen's colours (a tint, a saturation, a
     brightness) move a tile's colour by tens of levels and can bring it nearer another class's
@@ -100,11 +103,11 @@ def ink_margin(
     >>> float(ink_margin(cell, bank, np.array([one]), np.array([two]))[0])
     -1.0
     """
-    from bot.reading.detail import INK_LEVEL
+    from bot.reading.detail import INK_LEVEL, inside_border
 
     classes = len(bank.classes)
     cells_y, images_y = _brightness(samples), _brightness(bank.u8)  # [N, P], [K, P]
-    counted = bank.mask.reshape(-1, 3)[:, 0]
+    counted = inside_border(bank.mask.reshape(-1, 3)[:, 0], bank.h, bank.w)
     margin = np.ones(samples.shape[0])
     key = win * classes + other
     for value in np.unique(key):
