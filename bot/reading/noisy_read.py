@@ -168,12 +168,8 @@ def _told(cells: np.ndarray, strict: TemplateBank, chosen: np.ndarray) -> np.nda
     runner-up: it matches :data:`TELLING_LEVEL` more of them within the skin's own tolerance
     (:func:`~bot.reading.telling.telling_margin`), or, with (next to) none telling against
     it, lies nearer its image there than any other class's, in colour or in brightness
-    (JPEG smears a thin stroke's colour past both images). Never where the runner-up's image
-    is the winner's but for fewer than :data:`~bot.reading.telling.MIN_TELLING_PIXELS`
-    pixels."""
-    # Two classes drawn alike (a tone curve that clips can make GNOME Mines' 0 and its
-    # covered tile under the pointer one white) tell nothing apart: no class is nearer.
-    telling = telling_margin(cells, strict, chosen, untold=-1.0)
+    (JPEG smears a thin stroke's colour past both images)."""
+    telling = telling_margin(cells, strict, chosen)
     told = telling >= TELLING_LEVEL
     # Nearer is asked only of the cells it decides, in colour first, then in brightness (each
     # compares every pixel with every image: most of a big cell's reading time).

@@ -17,13 +17,11 @@ def telling_margin(
     bank: TemplateBank,
     win: np.ndarray,
     other: np.ndarray | None = None,
-    untold: float = 0.0,
 ) -> np.ndarray:
     """For each cell ``samples[i]`` read as class ``win[i]``: on the pixels where that class's
     image and the runner-up class's differ by more than their tolerance (the pixels that tell
     them apart), the share within tolerance of the winner minus the share within tolerance of
-    the runner-up; ``untold`` where fewer than :data:`MIN_TELLING_PIXELS` tell them apart (the
-    two images are the same but for those: nothing says which the cell is).
+    the runner-up; 0 where fewer than :data:`MIN_TELLING_PIXELS` tell them apart.
 
     Two glyphs on one tile (a flag, a question mark) differ in a few per cent of a cell's
     pixels, so the score over the whole cell separates them by little even when the cell is
@@ -72,7 +70,7 @@ def telling_margin(
         good = np.count_nonzero(within[rows, first] & telling, axis=1)
         bad = np.count_nonzero(within[rows, second] & telling, axis=1)
         told = (good - bad) / np.maximum(size, 1)
-        margin[at] = np.where(size >= MIN_TELLING_PIXELS, told, untold)
+        margin[at] = np.where(size >= MIN_TELLING_PIXELS, told, 0.0)
     return margin
 
 
