@@ -122,22 +122,22 @@ def noisy_scores(
     narrow = (conf >= skin.min_confidence) & (margin >= 0)
     narrow &= margin < skin.min_margin + NOISY_MARGIN
     adjusted = margin - NOISY_MARGIN
-    if not narrow.any():
-        if ink:
-            adjusted = ink_told(samples, strict, win, second, adjusted)
-        return win, conf, adjusted, distance
-    cells = samples[narrow]
-    winner_told = _told(cells, strict, win[narrow])
-    other_conf = conf[narrow] - margin[narrow]
-    other_told = (
-        ~winner_told & (other_conf >= skin.min_confidence) & _told(cells, strict, second[narrow])
-    )
-    told = np.maximum(margin[narrow], skin.min_margin)
-    adjusted[narrow] = np.where(winner_told | other_told, told, adjusted[narrow])
-    runner_up = second.copy()
-    runner_up[narrow] = np.where(other_told, win[narrow], second[narrow])
-    win[narrow] = np.where(other_told, second[narrow], win[narrow])
-    conf[narrow] = np.where(other_told, other_conf, conf[narrow])
+    runner_up = second
+    if narrow.any():
+        cells = samples[narrow]
+        winner_told = _told(cells, strict, win[narrow])
+        other_conf = conf[narrow] - margin[narrow]
+        other_told = (
+            ~winner_told
+            & (other_conf >= skin.min_confidence)
+            & _told(cells, strict, second[narrow])
+        )
+        told = np.maximum(margin[narrow], skin.min_margin)
+        adjusted[narrow] = np.where(winner_told | other_told, told, adjusted[narrow])
+        runner_up = second.copy()
+        runner_up[narrow] = np.where(other_told, win[narrow], second[narrow])
+        win[narrow] = np.where(other_told, second[narrow], win[narrow])
+        conf[narrow] = np.where(other_told, other_conf, conf[narrow])
     if ink:
         adjusted = ink_told(samples, strict, win, runner_up, adjusted)
     return win, conf, adjusted, distance

@@ -13,10 +13,7 @@ MIN_TELLING_PIXELS = 4
 
 
 def telling_margin(
-    samples: np.ndarray,
-    bank: TemplateBank,
-    win: np.ndarray,
-    other: np.ndarray | None = None,
+    samples: np.ndarray, bank: TemplateBank, win: np.ndarray, other: np.ndarray | None = None
 ) -> np.ndarray:
     """For each cell ``samples[i]`` read as class ``win[i]``: on the pixels where that class's
     image and the runner-up class's differ by more than their tolerance (the pixels that tell
