@@ -115,4 +115,5 @@ STRONG: dict[str, Callable[[np.ndarray], np.ndarray]] = {
     "brightness-40+gamma1.25": lambda f: gamma(brightness(f, -40), 1.25),
     "brightness+40": lambda f: brightness(f, 40),
     "saturation0.6": lambda f: saturation(f, 0.6),
+    "contrast0.7": lambda f: contrast(f, 0.7),
 }

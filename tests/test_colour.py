@@ -534,3 +534,21 @@ def test_colour_changes_that_bring_one_tile_onto_another_misread_no_cell(name, c
     except MinebotError:
         return
     assert board == read_board(str(FIXTURES / f"{name}.txt"))
+
+
+def test_a_board_two_games_curves_fit_about_as_well_is_not_told_as_the_farther_one():
+    """sgt-mines' 20 px tiles at contrast 0.7 passed, with a lossy picture's tolerance widened,
+    for winmine's at 125 %; through a curve each game's images read every cell, sgt-mines' a
+    little nearer. The game cannot be told there: that reading is refused, and the board is
+    found in the screen's colours as the game that draws it (or refused), never as winmine."""
+    from bot.reading.read import read_image
+    from solver.errors import MinebotError
+
+    name = "sgt-mines/beginner-misflag"
+    frame = STRONG["contrast0.7"](cv2.imread(str(FIXTURES / f"{name}.png")))
+    try:
+        reading = read_image(frame)
+    except MinebotError:
+        return
+    assert reading.skin.name == "sgt-mines"
+    assert reading.board == read_board(str(FIXTURES / f"{name}.txt"))

@@ -213,9 +213,11 @@ def _other_game(
     nearer = nearer_recoloured(frame, located.grid, located.skin, others, loose)
     if nearer is None:
         return None
+    other, far = nearer
     return (
-        f"{describe_board(located)} reads as drawn, but its cells look far more like {nearer.name} "
-        "cells in other colours: which game this is cannot be told"
+        f"{describe_board(located)} reads as drawn, but its cells look "
+        f"{'far more' if far else 'as much'} like {other.name} cells in other colours: "
+        "which game this is cannot be told"
     )
 
 

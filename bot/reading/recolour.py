@@ -341,6 +341,14 @@ NEARER_FACTOR = 2.0
 #: game's cells, and a few of them (bevel corners at the edge) then miss (sgt-mines' expert
 #: board 20 levels darker, on winmine's lattice: 95.6 % clear, mean distance 3.6 to 12.2).
 NEARER_CLEAR_SHARE = 0.9
+#: Another game whose images, through a curve learnt for them, read every cell of a loose board
+#: clearly, as a board a game shows, and fit its cells within this factor of the found skin's
+#: (through its own curve) makes the game untold: two games' curves fit about as well. sgt-mines'
+#: 9x9 board at contrast 0.7 read as winmine's at 125 % through a curve (mean distance 7.85,
+#: sgt-mines' own 7.72); where a game's board fits its own curve, other games' fit theirs at 1.8
+#: times the distance and more (winmine's 9x9 board at contrast 0.7: 0.54 against sgt-mines'
+#: 9.5 and xdemineur's 10.6; sgt-mines' at 125 % and contrast 0.7: 3.5 against winmine's 6.5).
+UNTOLD_FACTOR = 1.3
 
 
 def loose_drawn(frame: np.ndarray, grid: Grid, skin: Skin) -> CellScores | None:
@@ -362,10 +370,12 @@ def loose_drawn(frame: np.ndarray, grid: Grid, skin: Skin) -> CellScores | None:
 
 def nearer_recoloured(
     frame: np.ndarray, grid: Grid, skin: Skin, others: Sequence[Skin], loose: CellScores | None
-) -> Skin | None:
+) -> tuple[Skin, bool] | None:
     """The one of ``others`` whose images, through the tone curve learnt from the cells of
     ``grid``, are :data:`NEARER_FACTOR` times nearer those cells than ``skin``'s (read through
-    its own curve, or as drawn); None when none is. ``loose``: the cells read as drawn when
+    its own curve, or as drawn), with True; or, with False, one whose images so read every cell
+    clearly as a board a game shows and are about as near (:data:`UNTOLD_FACTOR`); None when
+    none is. ``loose``: the cells read as drawn when
     they fit ``skin`` loosely (:func:`loose_drawn`); None, and nothing is compared, when they
     fit closely (or ``skin`` draws its cells anew at each size: comparing would cost every
     first read of such a board several other skins' curves).
@@ -376,20 +386,26 @@ def nearer_recoloured(
     images are far nearer its cells, even where a few of them (:data:`NEARER_CLEAR_SHARE`) do
     not read clearly on a grid placed for ``skin``."""
     from bot.reading.classify import classify_cells
+    from bot.reading.shown import shown_nowhere
 
     if loose is None:
         return None
 
-    def distance(of: Skin, share: float = 1.0) -> float | None:
+    def distance(of: Skin) -> tuple[float, float, bool]:
+        """Mean distance, share of clear cells, and whether they read as a board shown."""
         scores = classify_cells(frame, grid, of, state=ReaderState(), adapt_tone=True)
-        return float(scores.distance.mean()) if scores.clear(of).mean() >= share else None
+        clear = float(scores.clear(of).mean())
+        shown = clear == 1.0 and shown_nowhere(scores.chars) is None
+        return float(scores.distance.mean()), clear, shown
 
     own = float(loose.distance.mean())
     if not loose.clear(skin).all():  # else no curve is sought: the same reading again
-        through = distance(skin)
-        own = own if through is None else min(own, through)
+        through, clear, _ = distance(skin)
+        own = own if clear < 1.0 else min(own, through)
     for other in others:
-        theirs = distance(other, NEARER_CLEAR_SHARE)
-        if theirs is not None and theirs * NEARER_FACTOR < own:
-            return other
+        theirs, clear, shown = distance(other)
+        if clear >= NEARER_CLEAR_SHARE and theirs * NEARER_FACTOR < own:
+            return other, True
+        if shown and theirs < own * UNTOLD_FACTOR:
+            return other, False
     return None
