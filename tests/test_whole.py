@@ -279,9 +279,10 @@ def test_a_board_cut_with_little_picture_below_is_refused(skins):
     frame = cv2.imread(f"{BIG_CELLS}.png")
     grid = locate_board(frame, skins).grid
     # Cut through the second column, and 10 px below the board: too little to see a frame
-    # there, but the other corners still show the cut.
+    # there, but the other corners still show the cut, and the gaps of the half column left
+    # show more cells.
     cut = frame[: round(grid.bounds[3]) + 10, round(grid.col_left(1) + 0.5 * grid.pitch_x) :]
-    with pytest.raises(BoardCutError, match="covers the board's left side"):
+    with pytest.raises(BoardCutError, match="(covers the board's|goes on beyond its) left side"):
         locate_board(np.ascontiguousarray(cut), skins)
 
 
@@ -335,3 +336,21 @@ def test_a_header_a_few_pixels_above_the_board_is_no_more_cells(name):
     for fewer in (1, 2):
         part = Grid(x, y + fewer * pitch, pitch, pitch, n, n - fewer)
         assert "goes on beyond its top side" in str(board_problem(frame, part))
+
+
+def test_big_cells_that_stop_reading_beyond_a_block_are_no_frame(skins):
+    """A screen darker towards its edges (a vignette: 15 % at the corners) leaves GNOME Mines'
+    113 px covered tiles reading as drawn only in the middle of the window: the 4x4 block there
+    had passed for the whole 8x8 board, the tiles beyond it flat but for 4 px gaps 2 px off the
+    lattice's lines, darker than the block (an edge). The gaps mark the lines: more cells."""
+    frame = cv2.imread(str(FIXTURES / "gnome-mines-sizes" / "w1200x1000-small-fresh.png"))
+    height, width = frame.shape[:2]
+    y, x = np.mgrid[0:height, 0:width]
+    reach = ((x - width / 2) / (width / 2)) ** 2 + ((y - height / 2) / (height / 2)) ** 2
+    dark = np.clip(np.rint(frame.astype(np.float32) * (1 - 0.15 * reach)[..., None]), 0, 255)
+    dark = dark.astype(np.uint8)
+    try:
+        located = locate_board(dark, skins)
+    except BoardNotFoundError:
+        return
+    assert (located.grid.cols, located.grid.rows) == (8, 8)

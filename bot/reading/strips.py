@@ -23,6 +23,19 @@ MIN_STRIP = 3
 LINE_CONTRAST = 10
 #: ... at this share of the lines (a frame has no marks at the lattice's spacing).
 LINE_SHARE = 0.7
+#: ... and within this share of a cell of the line, for cells over 40 px (a lattice of big
+#: cells read as placed may sit a few pixels off their gaps: GNOME Mines' 113 px cells, 2-3 px).
+LINE_REACH = 0.025
+
+
+def line_reach(pitch: float) -> int:
+    """How far (px) from a lattice line a mark of it is looked for (:data:`LINE_REACH`).
+
+    >>> line_reach(16), line_reach(60), line_reach(113)
+    (1, 2, 3)
+    """
+    return max(1, int(round(pitch * LINE_REACH)))
+
 
 SIDES = ("left", "top", "right", "bottom")
 

@@ -70,6 +70,7 @@ from bot.reading.strips import (
     Strip,
     band,
     bounds,
+    line_reach,
     lines_along,
     running_median,
     strip_beyond,
@@ -177,23 +178,27 @@ def _header_beyond(
         return False
     beyond = Strip(strip.side, strip.pixels[first:], strip.box, strip.thin)
     return (
-        not _lines_continue(beyond, lines) and not repeats(beyond.pixels, pitch_along) and header()
+        not _lines_continue(beyond, lines, pitch_along)
+        and not repeats(beyond.pixels, pitch_along)
+        and header()
     )
 
 
-def _lines_continue(strip: Strip, lines: np.ndarray, alike: bool = False) -> bool:
-    """Whether the lattice's lines between cells run on into the strip: at most of them the
-    strip differs from its own middle (grid lines of open cells as flat as the frame beside);
-    with ``alike``, also in one colour at most of them (a game draws its lines or gaps alike
-    all along; a busy desktop's marks fall anywhere, in any colour)."""
+def _lines_continue(strip: Strip, lines: np.ndarray, pitch: float, alike: bool = False) -> bool:
+    """Whether the lattice's lines between cells (``pitch`` apart) run on into the strip: at
+    most of them the strip differs from its own middle (grid lines of open cells as flat as the
+    frame beside; :func:`~bot.reading.strips.line_reach`); with ``alike``, also in one colour
+    at most of them (a game draws its lines or gaps alike all along; a busy desktop's marks fall
+    anywhere, in any colour)."""
     n = strip.pixels.shape[1]
-    lines = lines[(lines >= 2) & (lines < n - 2)]
+    reach = line_reach(pitch)
+    lines = lines[(lines >= reach + 1) & (lines < n - reach - 1)]
     if lines.size < 2:
         return False
     profile = strip.pixels.mean(axis=0)  # along the side, averaged over the depth
     middle = np.median(profile, axis=0)
-    near = np.stack([profile[lines + d] for d in (-1, 0, 1)])  # [3, lines, channels]
-    off = np.abs(near - middle).max(axis=2)  # [3, lines]
+    near = np.stack([profile[lines + d] for d in range(-reach, reach + 1)])  # [near, lines, ch]
+    off = np.abs(near - middle).max(axis=2)  # [near, lines]
     marked = off.max(axis=0) > LINE_CONTRAST
     if not alike or marked.mean() < LINE_SHARE:
         return bool(marked.mean() >= LINE_SHARE)
@@ -203,7 +208,7 @@ def _lines_continue(strip: Strip, lines: np.ndarray, alike: bool = False) -> boo
     return bool((np.abs(colours - shared).max(axis=1) <= FRAME_TOLERANCE).mean() >= LINE_SHARE)
 
 
-def _cells_past(strip: Strip, framed: Strip, lines: np.ndarray) -> bool:
+def _cells_past(strip: Strip, framed: Strip, lines: np.ndarray, pitch: float) -> bool:
     """Whether past the flat lines taken for a frame (``framed``, the start of ``strip``) the
     lattice's lines run on, alike all along: the flat lines were the gap between two rows of
     cells (GNOME Mines' gap, blurred over 12 px at 300 %, on a lattice placed 7 px off), not
@@ -212,7 +217,7 @@ def _cells_past(strip: Strip, framed: Strip, lines: np.ndarray) -> bool:
     if depth >= strip.pixels.shape[0]:
         return False
     past = Strip(strip.side, strip.pixels[depth:], strip.box, strip.thin)
-    return _lines_continue(past, lines, alike=True)
+    return _lines_continue(past, lines, pitch, alike=True)
 
 
 def _end_colours(strip: Strip, pitch_along: float) -> list[tuple[np.ndarray, np.ndarray]]:
@@ -260,7 +265,11 @@ def _framed(strip: Strip, grid: Grid, frame: np.ndarray, headers: bool) -> Strip
     lines = lines_along(grid, side)
     header = (lambda: cells_unlike_above(frame, grid) >= MIN_HEADER_CELLS) if headers else None
     framed = _frame_part(strip, along, lines, header)
-    if framed is None or _lines_continue(framed, lines) or _cells_past(strip, framed, lines):
+    if (
+        framed is None
+        or _lines_continue(framed, lines, along)
+        or _cells_past(strip, framed, lines, along)
+    ):
         x0, y0, x1, y1 = strip.box
         return (
             f"{GOES_ON.format(side)}: the picture at x {x0}..{x1 - 1}, "
