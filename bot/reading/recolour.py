@@ -343,7 +343,8 @@ NEARER_FACTOR = 2.0
 NEARER_CLEAR_SHARE = 0.9
 #: Another game whose images, through a curve learnt for them, read every cell of a loose board
 #: clearly, as a board a game shows, and fit its cells within this factor of the found skin's
-#: (through its own curve) makes the game untold: two games' curves fit about as well. sgt-mines'
+#: (through its own curve, where its cells do not all read clearly as drawn) makes the game
+#: untold: two games' curves fit about as well. sgt-mines'
 #: 9x9 board at contrast 0.7 read as winmine's at 125 % through a curve (mean distance 7.85,
 #: sgt-mines' own 7.72); where a game's board fits its own curve, other games' fit theirs at 1.8
 #: times the distance and more (winmine's 9x9 board at contrast 0.7: 0.54 against sgt-mines'
@@ -399,13 +400,17 @@ def nearer_recoloured(
         return float(scores.distance.mean()), clear, shown
 
     own = float(loose.distance.mean())
-    if not loose.clear(skin).all():  # else no curve is sought: the same reading again
+    drawn = bool(loose.clear(skin).all())
+    if not drawn:  # else no curve is sought: the same reading again
         through, clear, _ = distance(skin)
         own = own if clear < 1.0 else min(own, through)
     for other in others:
         theirs, clear, shown = distance(other)
         if clear >= NEARER_CLEAR_SHARE and theirs * NEARER_FACTOR < own:
             return other, True
-        if shown and theirs < own * UNTOLD_FACTOR:
+        # Only where the skin's own cells need a curve too: cells that all read clearly as
+        # drawn tell their game by its own colours (sgt-mines' fresh board at 125 %, bilinear:
+        # 7.5 as drawn, winmine's images at 156 % through a curve 4.4).
+        if not drawn and shown and theirs < own * UNTOLD_FACTOR:
             return other, False
     return None
