@@ -344,11 +344,11 @@ NEARER_CLEAR_SHARE = 0.9
 #: Another game whose images, through a curve learnt for them, read every cell of a loose board
 #: clearly, as a board a game shows, and fit its cells within this factor of the found skin's
 #: (through its own curve, where its cells do not all read clearly as drawn) makes the game
-#: untold: two games' curves fit about as well. sgt-mines'
-#: 9x9 board at contrast 0.7 read as winmine's at 125 % through a curve (mean distance 7.85,
-#: sgt-mines' own 7.72); where a game's board fits its own curve, other games' fit theirs at 1.8
-#: times the distance and more (winmine's 9x9 board at contrast 0.7: 0.54 against sgt-mines'
-#: 9.5 and xdemineur's 10.6; sgt-mines' at 125 % and contrast 0.7: 3.5 against winmine's 6.5).
+#: untold: two games' curves fit about as well. sgt-mines' 9x9 board at contrast 0.7 read as
+#: winmine's at 125 % through a curve (mean distance 7.85, sgt-mines' own 7.72); where a game's
+#: board fits its own curve, other games' fit theirs at 1.8 times the distance and more
+#: (winmine's 9x9 board at contrast 0.7: 0.54 against sgt-mines' 9.5 and xdemineur's 10.6;
+#: sgt-mines' at 125 % and contrast 0.7: 3.5 against winmine's 6.5).
 UNTOLD_FACTOR = 1.3
 
 
@@ -376,10 +376,10 @@ def nearer_recoloured(
     ``grid``, are :data:`NEARER_FACTOR` times nearer those cells than ``skin``'s (read through
     its own curve, or as drawn), with True; or, with False, one whose images so read every cell
     clearly as a board a game shows and are about as near (:data:`UNTOLD_FACTOR`); None when
-    none is. ``loose``: the cells read as drawn when
-    they fit ``skin`` loosely (:func:`loose_drawn`); None, and nothing is compared, when they
-    fit closely (or ``skin`` draws its cells anew at each size: comparing would cost every
-    first read of such a board several other skins' curves).
+    none is. ``loose``: the cells read as drawn when they fit ``skin`` loosely
+    (:func:`loose_drawn`); None, and nothing is compared, when they fit closely (or ``skin``
+    draws its cells anew at each size: comparing would cost every first read of such a board
+    several other skins' curves).
 
     A game's board in other colours can pass for another game's as drawn, each cell within the
     tolerance: sgt-mines' won board 25-30 levels darker read as a winmine board (grey tiles,

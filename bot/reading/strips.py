@@ -23,8 +23,9 @@ MIN_STRIP = 3
 LINE_CONTRAST = 10
 #: ... at this share of the lines (a frame has no marks at the lattice's spacing).
 LINE_SHARE = 0.7
-#: ... and within this share of a cell of the line, for cells over 40 px (a lattice of big
-#: cells read as placed may sit a few pixels off their gaps: GNOME Mines' 113 px cells, 2-3 px).
+#: ... and within this share of a cell of the line, a pixel at least (more from 60 px cells: a
+#: lattice of big cells as placed may sit a few pixels off their gaps, GNOME Mines' 113 px
+#: cells 2-3 px).
 LINE_REACH = 0.025
 
 
