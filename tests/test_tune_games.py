@@ -164,3 +164,37 @@ def test_a_tuned_skin_reads_thin_coloured_strokes_through_a_jpeg(tmp_path: Path)
         picture = jpeg(cv2.imread(str(fixtures / f"{name}.png")), 85)
         want = read_board(str(fixtures / f"{name}.txt"))
         assert read_image(picture, [skin]).board.differences(want) == [], name
+
+
+def test_a_shot_whose_board_is_not_found_whole_takes_the_whole_one_of_its_window(
+    tmp_path: Path,
+) -> None:
+    """xbomb on a 150 % desktop (bilinear): the fresh shot's lattice takes the status bar below
+    the board for a 17th row (not ending at a frame), and the mid-game shot of the same window,
+    found whole as 30x16, took that bigger board: tune failed ("a 30x16 board but ... shows
+    30x17 cells"). A board found whole is not given one that is not, and the fresh shot takes
+    the whole one. The skin then reads the scaled shots it learnt from exactly."""
+    import shutil
+
+    from bot.reading.read import read_image
+    from bot.reading.skins import find_skin
+    from bot.reading.tune import tune
+    from solver.board import read_board
+    from tests.fixtures.perturb import scale
+
+    fixtures = Path(__file__).resolve().parent / "fixtures" / "xbomb"
+    shots = tmp_path / "shots"
+    shots.mkdir()
+    for name in ("expert-mid", "expert-fresh"):
+        picture = scale(cv2.imread(str(fixtures / f"{name}.png")), 1.5, "bilinear")
+        cv2.imwrite(str(shots / f"{name}.png"), picture)
+    shutil.copy(fixtures / "expert-mid.txt", shots)
+    result = tune([shots / "expert-mid.png", shots / "expert-fresh.png"], "t-xbomb",
+                  out=tmp_path / "skins")  # fmt: skip
+    assert result.folder is not None and not result.unnamed
+    skin = find_skin("t-xbomb", dirs=[tmp_path / "skins"])
+    for name in ("expert-mid", "expert-fresh"):
+        want = read_board(str(fixtures / f"{name}.txt"))
+        got = read_image(cv2.imread(str(shots / f"{name}.png")), [skin]).board
+        assert got.differences(want) == [], name
+

@@ -11,6 +11,7 @@ import numpy as np
 
 from bot.errors import TuneError
 from bot.reading.lattice import Lattice
+from bot.reading.lattice_frame import whole_lattice
 from bot.reading.tune_cells import SAME_SHARE, TOLERANCE, Shot, load_shot, shot_at
 from bot.userfiles import read_image
 
@@ -37,14 +38,19 @@ def load_shots(paths: Sequence[str | Path]) -> list[Shot]:
         except TuneError as exc:
             found.append(None)
             missed[i] = exc
-    whole = sorted(
-        (s for s in found if s is not None), key=lambda s: s.lattice.cols * s.lattice.rows
+    # Boards found whole (ending at their frame) give theirs first, the larger first.
+    ends = {id(s): whole_lattice(s.image, s.lattice) for s in found if s is not None}
+    donors = sorted(
+        (s for s in found if s is not None),
+        key=lambda s: (ends[id(s)], s.lattice.cols * s.lattice.rows),
+        reverse=True,
     )
     shots = []
     for i, (path, shot) in enumerate(zip(paths, found, strict=True)):
         image = read_image(Path(path), "screenshot") if shot is None else shot.image
+        own = None if shot is None else ends[id(shot)]
         donor = next(
-            (d for d in reversed(whole) if _takes_board(image, shot, d)),
+            (d for d in donors if d is not shot and _takes_board(image, shot, own, d, ends[id(d)])),
             None,
         )
         if donor is not None:
@@ -55,17 +61,25 @@ def load_shots(paths: Sequence[str | Path]) -> list[Shot]:
     return shots
 
 
-def _takes_board(image: np.ndarray, shot: Shot | None, donor: Shot) -> bool:
-    """True when ``image`` (found as ``shot``, or not at all) should take ``donor``'s board:
-    more cells than its own, of the same size (a game drawing each level's cells at a size
-    of its own may fill the same window with fewer, bigger cells), its own inside that board,
-    and the same frame around it."""
+def _takes_board(
+    image: np.ndarray, shot: Shot | None, own_whole: bool | None, donor: Shot, whole: bool
+) -> bool:
+    """True when ``image`` (found as ``shot``, or not at all; ``own_whole``: whether that
+    board ends at its frame) should take ``donor``'s board (``whole``: it ends at its frame)
+    with the same frame around it: a board found whole is not given one that is not; a board
+    not found whole takes one that is, whatever its size (a status bar below the board taken
+    for a row of cells), and one of more cells of the same size with its own inside it (a game
+    drawing each level's cells at a size of its own may fill the same window with fewer,
+    bigger cells)."""
     lattice = donor.lattice
     if shot is not None:
         own = shot.lattice
-        if own.cols * own.rows >= lattice.cols * lattice.rows or not _within(own, lattice):
-            return False
         if max(abs(own.pitch_x - lattice.pitch_x), abs(own.pitch_y - lattice.pitch_y)) > 1:
+            return False
+        if own_whole and not whole:
+            return False
+        larger = own.cols * own.rows < lattice.cols * lattice.rows and _within(own, lattice)
+        if not larger and (own_whole or not whole or own == lattice):
             return False
     return image.shape == donor.image.shape and same_frame(image, donor.image, lattice)
 
