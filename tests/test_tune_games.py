@@ -198,3 +198,36 @@ def test_a_shot_whose_board_is_not_found_whole_takes_the_whole_one_of_its_window
         got = read_image(cv2.imread(str(shots / f"{name}.png")), [skin]).board
         assert got.differences(want) == [], name
 
+
+@pytest.mark.parametrize("change", ["jpeg85", "scale150"])
+def test_a_digit_the_tuned_skin_never_saw_is_refused_not_read_as_a_like_one(
+    change: str, tmp_path: Path
+) -> None:
+    """The Windows 98 look web clone tuned from its expert mid-game board (digits 1-4 only),
+    its shots and the won board all saved as JPEGs (quality 85) or on a 150 % desktop
+    (bilinear): the won board's two 5s (dark red) were read as the skin's 3 (red) and its 6
+    (teal) as its 2 (green), the tolerance widened to the frame's noise letting the strokes
+    pass; they are refused now, by name, as strokes where the 3 draws none."""
+    import shutil
+
+    from bot.errors import LowConfidenceError
+    from bot.reading.read import read_image
+    from bot.reading.skins import find_skin
+    from bot.reading.tune import tune
+    from tests.fixtures.perturb import jpeg, scale
+
+    def changed(picture):  # type: ignore[no-untyped-def]
+        return jpeg(picture, 85) if change == "jpeg85" else scale(picture, 1.5, "bilinear")
+
+    fixtures = Path(__file__).resolve().parent / "fixtures" / "web-win98"
+    shots = tmp_path / "shots"
+    shots.mkdir()
+    for name in ("expert-mid", "expert-fresh"):
+        cv2.imwrite(str(shots / f"{name}.png"), changed(cv2.imread(str(fixtures / f"{name}.png"))))
+    shutil.copy(fixtures / "expert-mid.txt", shots)
+    tune([shots / f"{n}.png" for n in ("expert-mid", "expert-fresh")], "t-web-win98",
+         out=tmp_path / "skins")  # fmt: skip
+    skin = find_skin("t-web-win98", dirs=[tmp_path / "skins"])
+    with pytest.raises(LowConfidenceError) as refused:
+        read_image(changed(cv2.imread(str(fixtures / "expert-won.png"))), [skin])
+    assert all(f"{cell}" in str(refused.value) for cell in ("(26, 4)", "(9, 6)", "(28, 13)"))

@@ -190,8 +190,19 @@ def classify_cells(
                     results = read(None)
                 if unclear(results):
                     firsts = partial(template_bank, first_images(skin), sx, sy, step)
+                    # Cells drawn where the images were taken: a stroke's place is exact.
+                    same_places = even and abs(sx - 1) < 1e-3 and abs(sy - 1) < 1e-3
                     results = _read_through_tones(
-                        samples, skin, bank, firsts, state, read, unclear, found_through, bleed
+                        samples,
+                        skin,
+                        bank,
+                        firsts,
+                        state,
+                        read,
+                        unclear,
+                        found_through,
+                        bleed,
+                        same_places,
                     )
             state.searched = LastFrame(key, samples.copy(), tuple(r.copy() for r in results))
     win, conf, margin, distance = results
@@ -265,6 +276,7 @@ def _read_through_tones(
     unclear: Callable[[tuple[np.ndarray, ...]], int],
     found_through: ToneCurve | None = None,
     bleed: Callable[[], np.ndarray] | None = None,
+    in_place: bool = False,
 ) -> tuple[np.ndarray, ...]:
     """The cells read through the tone curve learnt from them (:func:`fit_tone`) against each
     bank of :func:`~bot.reading.banks.tone_fit_banks` in turn, from each of
@@ -277,7 +289,9 @@ def _read_through_tones(
     When no curve reads every cell clearly, read
     again with the tolerance widened by the frame's noise and each template's edges
     (:func:`~bot.reading.lossy.noisy_bank`: lossy compression smears edges and colour), where
-    a winner must beat the runner-up by :data:`~bot.reading.noisy_read.NOISY_MARGIN` more.
+    a winner must beat the runner-up by :data:`~bot.reading.noisy_read.NOISY_MARGIN` more
+    and draw the cell's strokes (where they are, ``in_place``:
+    :func:`~bot.reading.noisy_read.noisy_scores`).
 
     When two curves both read every cell clearly but differently, the frame is ambiguous:
     the cells they disagree on get a margin of 0 (refused). A curve that read every cell
@@ -311,7 +325,7 @@ def _read_through_tones(
             if clear:
                 break
             toned = bank if shown is None else _toned_bank(bank, shown, state)
-            noisy = read_noisy(samples, toned, skin, state, bleed)
+            noisy = read_noisy(samples, toned, skin, state, bleed, in_place)
             if noisy is not None:
                 if not unclear(noisy):
                     clear.append((shown, noisy))

@@ -14,7 +14,7 @@ from bot.reading.matching import reads_clearly, score_cells
 from bot.reading.nearest import assign
 from bot.reading.skins import Skin
 from bot.reading.state import ReaderState
-from bot.reading.telling import ink_margin, nearer_margin, telling_margin
+from bot.reading.telling import ink_margin, nearer_margin, stray_strokes, telling_margin
 
 
 def read_noisy(
@@ -23,12 +23,13 @@ def read_noisy(
     skin: Skin,
     state: ReaderState,
     bleed: Callable[[], np.ndarray] | None = None,
+    in_place: bool = False,
 ) -> tuple[np.ndarray, ...] | None:
     """The cells ``samples`` (BGR) read with the tolerance of ``bank`` widened to the frame's
     noise (as drawn: :func:`~bot.reading.lossy.noisy_bank`) and, with ``bleed``, to what
     neighbours lend each cell (:func:`~bot.reading.lossy.neighbour_bleed`), their margins made
-    noisy ones (:func:`noisy_scores`); None when no cell is sure enough to measure the noise
-    on."""
+    noisy ones (:func:`noisy_scores`; ``in_place`` as there); None when no cell is sure
+    enough to measure the noise on."""
     best, sure = assign(samples, bank.u8, bank, skin, state, False)
     noisy = noisy_bank(samples, bank, skin, best, sure, centred=True)
     if noisy is None:
@@ -38,7 +39,7 @@ def read_noisy(
     # red mine lost its bevel's highlight to a JPEG's ringing on one side only): weak ones are
     # scored against every variant of their two classes, as the strict reading does.
     scored = score_cells(ycrcb(samples), noisy, state, skin.min_confidence, widen, runner_up=True)
-    return noisy_scores(samples, bank, skin, scored, ink=True)
+    return noisy_scores(samples, bank, skin, scored, ink=True, in_place=in_place)
 
 
 #: How much more than the skin's ``min_margin`` a winner needs when read with the widened
@@ -49,6 +50,12 @@ NOISY_MARGIN = 0.05
 #: question mark on one tile differ in a few per cent of the cell, so the whole cell's margin
 #: stays small, and a widened tolerance lets the runner-up's strokes pass too).
 TELLING_LEVEL = 0.5
+#: Largest share of a cell read with a widened tolerance that may be strokes its class's
+#: image does not draw, or its strokes missing (:func:`~bot.reading.telling.stray_strokes`):
+#: a tuned skin without a 5 read the Windows 98 look's 5s as its 3 at 0.074-0.085 through a
+#: JPEG (quality 75-85) and on a 150 % desktop, its true 3s at 0; the classic skin's 1s
+#: through a JPEG of quality 50 are at 0.021 (its ringing, three pixels of a cell).
+STRAY_SHARE = 0.04
 #: How far below 0 :func:`~bot.reading.telling.telling_margin` may be where the winner is the
 #: nearer image on the telling pixels: a pixel of a hundred within the runner-up's tolerance
 #: (JPEG's noise at quality 75 put a sgt-mines 3 so) is no evidence for it.
@@ -103,6 +110,7 @@ def noisy_scores(
     skin: Skin,
     scored: tuple[np.ndarray, ...],
     ink: bool = False,
+    in_place: bool = False,
 ) -> tuple[np.ndarray, ...]:
     """The cells read with a noisy frame's widened tolerance (``scored``: the winner, its
     confidence, margin and distance, and the runner-up class, see
@@ -116,7 +124,11 @@ def noisy_scores(
     26 px in a JPEG had scored a hair below its question mark and been refused).
 
     With ``ink`` (for reading; the locator's looks need not pay for it), a winner must also
-    draw the cell's strokes (:func:`ink_told`)."""
+    draw the cell's strokes (:func:`ink_told`); with ``in_place`` too (cells drawn where the
+    skin's images were taken: the same size, at whole pixels), no more than
+    :data:`STRAY_SHARE` of the cell may be strokes it does not draw or strokes it draws
+    missing (:func:`~bot.reading.telling.stray_strokes`): a glyph the skin has no image of
+    passes a widened tolerance as the nearest one."""
     win, conf, margin, distance, second = scored
     win, conf = win.copy(), conf.copy()
     narrow = (conf >= skin.min_confidence) & (margin >= 0)
@@ -140,6 +152,8 @@ def noisy_scores(
         conf[narrow] = np.where(other_told, other_conf, conf[narrow])
     if ink:
         adjusted = ink_told(samples, strict, win, runner_up, adjusted)
+    if ink and in_place:
+        adjusted = np.where(stray_strokes(samples, strict, win) > STRAY_SHARE, 0.0, adjusted)
     return win, conf, adjusted, distance
 
 

@@ -7,6 +7,7 @@ from __future__ import annotations
 import numpy as np
 
 from bot.reading.banks import TemplateBank
+from bot.reading.detail import inside_border
 
 #: Fewest pixels that must tell two classes apart for :func:`telling_margin` to judge them.
 MIN_TELLING_PIXELS = 4
@@ -206,3 +207,44 @@ def _telling_pixels(
     limit = tol.reshape(len(first), -1, 3)[:, :, : images.shape[2]]
     told = (np.abs(images[first] - images[second]) > limit).any(axis=2)
     return told & bank.mask.reshape(-1, 3)[None, :, 0]
+
+
+#: Brightness (0-255) by which a cell's pixel must differ from its image's, past the cell's
+#: brightness as a whole, to be a stroke only one of the two draws (a JPEG's ringing at
+#: quality 50 and noise of sigma 8 stay within it but for a few pixels).
+STRAY_LEVEL = 48
+
+
+def stray_strokes(samples: np.ndarray, bank: TemplateBank, win: np.ndarray) -> np.ndarray:
+    """For each cell ``samples[i]`` (BGR) read as class ``win[i]``: the share of its pixels
+    inside the border band that differ in brightness from the winner's image (its variant
+    nearest the cell) by :data:`STRAY_LEVEL` or more, once the cell's own brightness shift
+    (the median difference) is taken off: strokes the image does not draw, or its strokes
+    missing from the cell. For cells drawn where the images were taken (the same size, at
+    whole pixels): a stroke is then where the image has it, to the pixel.
+
+    A screen's noise and a JPEG's ringing change a stroke's shade, not where it is, and leave
+    this near 0; a glyph the skin has no image of (a 5 where a skin tuned from a board without
+    one knows the 3 drawn in nearly its colour) draws strokes where the nearest glyph has none,
+    however widened the tolerance it passes within.
+
+    >>> from bot.reading.skins import find_skin
+    >>> from bot.reading.banks import template_bank
+    >>> bank = template_bank(find_skin("sgt-mines"))
+    >>> one, two = (int(np.nonzero(bank.chars == c)[0][0]) for c in "12")
+    >>> cells = bank.u8[[bank.starts[one], bank.starts[two]]]
+    >>> [round(float(v), 2) for v in stray_strokes(cells, bank, np.array([one, one]))]
+    [0.0, 0.19]
+    """
+    cells_y, images_y = _brightness(samples), _brightness(bank.u8)
+    counted = inside_border(bank.mask.reshape(-1, 3)[:, 0], bank.h, bank.w)
+    out = np.zeros(samples.shape[0])
+    for g in np.unique(win):
+        at = np.flatnonzero(win == g)
+        cells = cells_y[at][:, counted]
+        variants = images_y[bank.starts[g] : bank.starts[g + 1]][:, counted]
+        far = np.abs(cells[:, None, :] - variants[None]).sum(axis=2)
+        apart = cells - variants[far.argmin(axis=1)]
+        apart -= np.median(apart, axis=1).astype(np.int16)[:, None]
+        out[at] = np.count_nonzero(np.abs(apart) >= STRAY_LEVEL, axis=1) / max(cells.shape[1], 1)
+    return out
