@@ -99,7 +99,7 @@ def ink_margin(
     >>> float(ink_margin(cell, bank, np.array([one]), np.array([two]))[0])
     -1.0
     """
-    from bot.reading.detail import INK_LEVEL, inside_border
+    from bot.reading.detail import INK_LEVEL
 
     classes = len(bank.classes)
     cells_y, images_y = _brightness(samples), _brightness(bank.u8)  # [N, P], [K, P]
@@ -110,14 +110,10 @@ def ink_margin(
         at = np.flatnonzero(key == value)
         cells = cells_y[at]
 
-        def nearest(g: int, cells: np.ndarray = cells) -> np.ndarray:
-            variants = images_y[bank.starts[g] : bank.starts[g + 1]]
-            if len(variants) == 1:
-                return variants  # (broadcast over the cells)
-            far = np.abs(cells[:, None, :] - variants[None]).sum(axis=2)  # [m, V]
-            return variants[far.argmin(axis=1)]  # [m, P]
-
-        mine, theirs = nearest(int(value // classes)), nearest(int(value % classes))
+        mine, theirs = (
+            _nearest_variant(cells, images_y[bank.starts[g] : bank.starts[g + 1]])
+            for g in (int(value // classes), int(value % classes))
+        )
         apart = (np.abs(mine - theirs) >= INK_LEVEL) & counted[None]
         size = np.count_nonzero(apart, axis=1)
         to_mine, to_theirs = np.abs(cells - mine), np.abs(cells - theirs)
@@ -126,6 +122,16 @@ def ink_margin(
         told = (nearer - farther) / np.maximum(size, 1)
         margin[at] = np.where(size >= MIN_TELLING_PIXELS, told, 1.0)
     return margin
+
+
+def _nearest_variant(cells: np.ndarray, variants: np.ndarray) -> np.ndarray:
+    """For each of ``cells`` ``[m, P]``, the one of a class's ``variants`` ``[V, P]`` nearest
+    it (the sum of absolute differences): ``[m, P]``, or the one variant ``[1, P]`` (it
+    broadcasts over the cells)."""
+    if len(variants) == 1:
+        return variants
+    far = np.abs(cells[:, None, :] - variants[None]).sum(axis=2)  # [m, V]
+    return variants[far.argmin(axis=1)]
 
 
 def _brightness(pixels: np.ndarray) -> np.ndarray:
@@ -243,8 +249,7 @@ def stray_strokes(samples: np.ndarray, bank: TemplateBank, win: np.ndarray) -> n
         at = np.flatnonzero(win == g)
         cells = cells_y[at][:, counted]
         variants = images_y[bank.starts[g] : bank.starts[g + 1]][:, counted]
-        far = np.abs(cells[:, None, :] - variants[None]).sum(axis=2)
-        apart = cells - variants[far.argmin(axis=1)]
+        apart = cells - _nearest_variant(cells, variants)
         apart -= np.median(apart, axis=1).astype(np.int16)[:, None]
         out[at] = np.count_nonzero(np.abs(apart) >= STRAY_LEVEL, axis=1) / max(cells.shape[1], 1)
     return out
