@@ -552,3 +552,17 @@ def test_a_board_two_games_curves_fit_about_as_well_is_not_told_as_the_farther_o
         return
     assert reading.skin.name == "sgt-mines"
     assert reading.board == read_board(str(FIXTURES / f"{name}.txt"))
+
+
+def test_a_board_whose_covered_and_open_greys_moved_apart_is_found_recoloured():
+    """GNOME Mines' lost 30x16 board 20 levels darker, then at contrast 0.85: its covered
+    grey moved 27 levels and its open grey 32, and the four smallest shifts of the picture's
+    commonest colours onto the skin's greys (the window's background, the board's reds and
+    greens) were the only ones tried: no board found. A shift that both greys agree on is
+    tried too."""
+    from tests.photometric import brightness, contrast
+
+    picture = cv2.imread(str(FIXTURES / "gnome-mines/big-lost.png"))
+    expected = read_board(str(FIXTURES / "gnome-mines/big-lost.txt"))
+    changed = contrast(brightness(picture, -20), 0.85)
+    assert read_frame(changed, locate_board(changed), ReaderState()).board == expected

@@ -436,21 +436,31 @@ def _chosen_through(
     widened: set[bytes],
 ) -> Located:
     """The one whole board of ``toned`` (a skin through the screen's curve ``tone``) among
-    ``boards`` (``whole``: see :func:`_drawn_boards`); where there is none but a part of one
-    was found, the board grown again with a lossy picture's edges widened (a JPEG of a screen
-    in other colours: GNOME Mines' 16x16 board 20 levels brighter stopped two rows short, its
-    8x8 board of 60 px cells 20 levels darker was found as 6x8 in part unclear), once per
-    curve (``widened``: the tables of the curves so looked through)."""
+    ``boards`` (``whole``: see :func:`_drawn_boards`); where none reads clean and whole, the
+    board grown again with a lossy picture's edges widened, once per curve (``widened``: the
+    tables of the curves so looked through): a JPEG of a screen in other colours (GNOME Mines'
+    16x16 board 20 levels brighter stopped two rows short, its 8x8 board of 60 px cells 20
+    levels darker was found as 6x8 in part unclear). The widened look's board is taken where
+    it reads clean and whole, before a board that does not: sgt-mines' 9x9 board under a night
+    light at JPEG 95 was otherwise taken as the lattice seeded it, 0.02 px a cell too narrow,
+    where its 1s read as 8s (refused as no board)."""
+    if whole:
+        return choose_board(look, boards, [toned], whole=whole)
+    key = tone.lut.tobytes()
+    if key in widened or not boards:
+        return choose_board(look, boards, [toned], whole=whole)
+    widened.add(key)
+    frame = look.frame
+    noisy = distinct_places(find_candidates(look, [toned], noisy=True))
+    noisy_whole = [c for c in noisy if c.clean and is_whole(frame, c)]
+    if noisy_whole:
+        return choose_board(look, noisy, [toned], noisy=True, whole=noisy_whole)
     try:
         return choose_board(look, boards, [toned], whole=whole)
     except TwoBoardsError:
         raise
-    except BoardNotFoundError:  # (never with a whole board: that is chosen, or two are)
-        key = tone.lut.tobytes()
-        if key in widened or not boards:
-            raise
-        widened.add(key)
-        return locate_drawn(look.frame, [toned], noisy=True)
+    except BoardNotFoundError:
+        return choose_board(look, noisy, [toned], noisy=True)
 
 
 def _seed_blocks(

@@ -39,8 +39,16 @@ MAX_SHIFT = 60
 #: The picture's commonest colours looked at (in bins of :data:`COLOUR_BIN` levels).
 COMMONEST = 12
 COLOUR_BIN = 4
-#: Most rough shifts tried per skin.
+#: Most rough shifts tried per skin, the smallest first.
 MAX_CURVES = 4
+#: ... and after them, at most this many shifts that two key colours agree on
+#: (:func:`_agreed_shifts`), however large.
+MAX_AGREED = 2
+#: How near (levels, in any channel) another key colour under a shift must come to one of the
+#: picture's commonest colours for the two to agree: contrast 0.85 or gamma 0.8 move GNOME
+#: Mines' covered and open greys (38 levels apart) about 6 levels differently, and colours are
+#: binned by :data:`COLOUR_BIN`.
+AGREEMENT = 12
 #: A step of more than this many grey levels between neighbouring pixels is an edge; an area
 #: with fewer than :data:`MIN_EDGES` of its pixels on one holds no cells (cells draw an edge
 #: at least once a cell, at most 64 px apart).
@@ -77,23 +85,54 @@ def rough_curves(frame: np.ndarray, skin: Skin) -> list[ToneCurve]:
     top = values[np.argsort(-counts, kind="stable")[:COMMONEST]]
     colours = np.stack([top >> 16, (top >> 8) & 255, top & 255], axis=1)
     colours = colours * COLOUR_BIN + COLOUR_BIN // 2
+    keys = [key.astype(np.int32) for key in key_colours(skin)]
     shifts: list[np.ndarray] = []
     for colour in colours:
-        for key in key_colours(skin):
-            shift = colour - key.astype(np.int32)
+        for key in keys:
+            shift = colour - key
             if np.abs(shift).max() > MAX_SHIFT or np.abs(shift).max() <= COLOUR_BIN:
                 continue
             if not any(np.abs(shift - s).max() <= COLOUR_BIN for s in shifts):
                 shifts.append(shift)
     # The smallest shifts first (of the commonest colours first among equals): a mild change
     # moves every colour a little, and the commonest colour of a won board's picture is often
-    # the window's background, whose shifts onto the key colours are large and wrong.
+    # the window's background, whose shifts onto the key colours are large and wrong. Then
+    # the ones two key colours agree on: brightness -20 with contrast 0.85 moved GNOME Mines'
+    # covered grey 27 levels, and four smaller shifts (the window's background and the board's
+    # reds and greens onto its greys) came first.
     shifts.sort(key=lambda s: int(np.abs(s).max()))
+    kept = shifts[:MAX_CURVES]
+    kept += _agreed_shifts(shifts[MAX_CURVES:], keys, colours)[:MAX_AGREED]
     levels = np.arange(256)[:, None]
-    return [
-        ToneCurve(np.clip(levels + shift[None, :], 0, 255).astype(np.uint8))
-        for shift in shifts[:MAX_CURVES]
-    ]
+    return [ToneCurve(np.clip(levels + shift[None, :], 0, 255).astype(np.uint8)) for shift in kept]
+
+
+def _agreed_shifts(
+    shifts: list[np.ndarray], keys: list[np.ndarray], colours: np.ndarray
+) -> list[np.ndarray]:
+    """Those of ``shifts`` under which two of the skin's ``keys`` (colours well apart) both
+    come within :data:`AGREEMENT` of the picture's commonest ``colours``: a board's covered
+    and open cells, both on the screen.
+
+    >>> keys = [np.array([180, 190, 185]), np.array([220, 222, 222])]
+    >>> colours = np.array([[210, 210, 210], [156, 163, 161], [190, 190, 190]])
+    >>> [s.tolist() for s in _agreed_shifts([np.array([-24, -27, -24]), np.array([30, 20, 25])],
+    ...                                     keys, colours)]
+    [[-24, -27, -24]]
+    """
+    agreed = []
+    for shift in shifts:
+        near = [
+            bool((np.abs(colours - (key + shift)).max(axis=1) <= AGREEMENT).any()) for key in keys
+        ]
+        apart = any(
+            near[i] and near[j] and np.abs(keys[i] - keys[j]).max() > 2 * AGREEMENT
+            for i in range(len(keys))
+            for j in range(i + 1, len(keys))
+        )
+        if apart:
+            agreed.append(shift)
+    return agreed
 
 
 def toned_skin(skin: Skin, curve: ToneCurve) -> Skin:
