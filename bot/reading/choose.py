@@ -135,6 +135,11 @@ def locate_drawn(frame: np.ndarray, skins: Sequence[Skin], noisy: bool = False) 
     )
 
 
+def whole_boards(frame: np.ndarray, boards: Sequence[Candidate]) -> list[Candidate]:
+    """Those of ``boards`` that read clean and are whole in ``frame``."""
+    return [c for c in boards if c.clean and is_whole(frame, c)]
+
+
 def choose_board(
     look: FrameLook,
     boards: list[Candidate],
@@ -147,7 +152,7 @@ def choose_board(
     :class:`~bot.errors.BoardNotFoundError` (or a subclass) saying why there is none."""
     frame = look.frame
     if whole is None:
-        whole = [c for c in boards if c.clean and is_whole(frame, c)]
+        whole = whole_boards(frame, boards)
     if whole:
         # Any other clear reading of the skin's cells beside a whole board is another board,
         # or part of one: which board the user means cannot be told (refused, both named).

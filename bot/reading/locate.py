@@ -37,6 +37,7 @@ from bot.reading.choose import (
     locate_drawn,
     reads_clearly,
     sure_below_own_size,
+    whole_boards,
 )
 from bot.reading.classify import CellScores, classify_cells
 from bot.reading.evident import flat_classes, unseen_lattice
@@ -180,7 +181,7 @@ def _lattice_seen(frame: np.ndarray, skin: Skin, lattice: list[list[Grid]]) -> L
     """The skin's one whole board on the lattice found without a skin, where the board found
     first was all flat cells on no lattice the picture shows (a web clone's fresh board of
     smaller cells read as blocks of four): that lattice is the picture's own; else None."""
-    boards = [c for c in lattice_boards(frame, [skin], lattice) if c.clean and is_whole(frame, c)]
+    boards = whole_boards(frame, lattice_boards(frame, [skin], lattice))
     if len(boards) != 1 or _flat_board(frame, boards[0].located) is not None:
         return None
     return boards[0].located
@@ -357,7 +358,7 @@ def _drawn_boards(
     these the ones that read clean and are whole."""
     frame = look.frame
     anchored = boards = distinct_places(find_candidates(look, skins))
-    whole = [c for c in boards if c.clean and is_whole(frame, c)]
+    whole = whole_boards(frame, boards)
     if not whole:
         # No anchor placed a whole board that reads (a won board has no covered cell to
         # anchor on, its open cells are flat, its edge columns may hold no anchor, and a lost
@@ -372,7 +373,7 @@ def _with_seeded(
     """``boards`` and the ``seeded`` ones sure below their skin's own size, one a place, and of
     these the ones that read clean and are whole."""
     boards = distinct_places(boards + [c for c in seeded if sure_below_own_size(frame, c)])
-    return boards, [c for c in boards if c.clean and is_whole(frame, c)]
+    return boards, whole_boards(frame, boards)
 
 
 def _locate_recoloured(
@@ -444,15 +445,12 @@ def _chosen_through(
     it reads clean and whole, before a board that does not: sgt-mines' 9x9 board under a night
     light at JPEG 95 was otherwise taken as the lattice seeded it, 0.02 px a cell too narrow,
     where its 1s read as 8s (refused as no board)."""
-    if whole:
-        return choose_board(look, boards, [toned], whole=whole)
     key = tone.lut.tobytes()
-    if key in widened or not boards:
+    if whole or key in widened or not boards:
         return choose_board(look, boards, [toned], whole=whole)
     widened.add(key)
-    frame = look.frame
     noisy = distinct_places(find_candidates(look, [toned], noisy=True))
-    noisy_whole = [c for c in noisy if c.clean and is_whole(frame, c)]
+    noisy_whole = whole_boards(look.frame, noisy)
     if noisy_whole:
         return choose_board(look, noisy, [toned], noisy=True, whole=noisy_whole)
     try:
