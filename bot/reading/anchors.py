@@ -19,6 +19,8 @@ from bot.reading.skins import Skin
 PREFER_MORE = 1.1
 #: ... or as many, this much more closely (1 minus the median difference against the limit).
 CLOSER = 0.2
+#: An image that matches this closely is the one drawn: no other is matched.
+DRAWN_AS_IS = 0.99
 
 
 def _anchor_images(skin: Skin, anchor: str, px: float, py: float) -> tuple[np.ndarray, ...]:
@@ -162,6 +164,11 @@ def anchor_matches(
             more = len(found) > PREFER_MORE * len(points)
             if more or (len(found) == len(points) > 0 and fit > closeness + CLOSER):
                 points, closeness = found, fit
+            if closeness >= DRAWN_AS_IS and len(points) >= MIN_SMOOTH_MATCHES:
+                # Most matches within a level or two: the game draws this very image here,
+                # and another size's image could only match other cells (a first read of
+                # sgt-mines spent 6 ms on one).
+                break
         if len(points) < MIN_SMOOTH_MATCHES and anchor == skin.anchors[0]:
             # A scaler that repeats pixels draws cells the smooth stretch does not match: the
             # first anchor drawn so, at each phase a cell can have (each matches its own
@@ -321,9 +328,17 @@ def place_lattice(
 
 def line_offsets(k: np.ndarray, d: np.ndarray, first: int, last: int) -> tuple[float, ...]:
     """Per-line offsets ``first..last`` from the even lattice: the median offset of the matches
-    on each line, interpolated between lines without matches."""
-    known = np.unique(k)
-    med = np.array([np.median(d[k == v]) for v in known])
+    on each line, interpolated between lines without matches.
+
+    >>> line_offsets(np.array([0, 0, 0, 2]), np.array([1.0, 3.0, 2.0, 4.0]), 0, 3)
+    (2.0, 3.0, 4.0, 4.0)
+    """
+    # Each line's median from one sort of all matches (by line, then offset), not a median
+    # per line: a board has dozens of lines.
+    order = np.lexsort((d, k))
+    lines, offsets = k[order], d[order]
+    known, start, count = np.unique(lines, return_index=True, return_counts=True)
+    med = (offsets[start + (count - 1) // 2] + offsets[start + count // 2]) / 2
     return tuple(float(v) for v in np.interp(np.arange(first, last + 1), known, med))
 
 
