@@ -292,14 +292,14 @@ def _locate_any(
         why = _other_game(frame, located, skins, loose_drawn(frame, located.grid, located.skin))
         if why is not None:
             first = first or BoardNotFoundError(why)
-        elif reads_clearly(frame, located):
+        elif reads_clearly(frame, located, shown=True):
             return located
         else:
             # Read with its lines where the picture draws them (a desktop's nearest scaling
             # of GNOME Mines' 30x16 board to 125 % read clearly only so), before the colour
             # search, which costs seconds on a picture in the skin's own colours.
             unread = _lines_placed(frame, located)
-            if unread.repeat is None and reads_clearly(frame, unread):
+            if unread.repeat is None and reads_clearly(frame, unread, shown=True):
                 return unread
     # Only a few cells read clearly, and they make no whole board (another skin's look-alikes
     # on a recoloured screen): the screen's colours. Not where the widened look found the

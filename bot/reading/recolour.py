@@ -160,7 +160,8 @@ def learn_curve(frame: np.ndarray, grid: Grid, skin: Skin, rough: ToneCurve) -> 
     need no curve: ``rough``, which put the skin's key colours where the screen shows them,
     is kept. The cells at the grid's edge, where the rough shift may have taken in what is not
     a cell, are left out when the whole grid gives no curve."""
-    from bot.reading.classify import classify_cells, learn_tone
+    from bot.reading.classify import classify_cells, in_skin_colours
+    from bot.reading.tone_search import learn_tone
 
     grids = [grid]
     if grid.cols >= 4 and grid.rows >= 4:
@@ -170,7 +171,11 @@ def learn_curve(frame: np.ndarray, grid: Grid, skin: Skin, rough: ToneCurve) -> 
     # inner one's are one block where the most detail lies away from the edge: read once.
     firsts = first_images(skin)
     for part in dict.fromkeys(detailed_block(frame, g, CURVE_BLOCK) for g in grids):
-        if classify_cells(frame, part, skin).clear(skin).all():
+        drawn = classify_cells(frame, part, skin)
+        # Read clearly and near their images: the tolerance allows for the change. Not where
+        # they read clearly far from them: sgt-mines' covered tiles 20 levels darker at gamma
+        # 0.8 show the face of its open cells, and read clearly as 0s.
+        if drawn.clear(skin).all() and in_skin_colours(drawn.distance, skin):
             return rough
         # Then fitted to each class's first image only (the cells still read against every
         # image): a variant drawn for one cell at a time (GNOME Mines' covered cell under the

@@ -88,7 +88,7 @@ class ReaderState:
         #: Per skin name: the tone curve that made the last frame read, when the screen does
         #: not show the skin's own colours.
         self.tones: dict[str, ToneCurve] = {}
-        #: Template banks as a tone curve shows them (bot.reading.classify._toned_bank).
+        #: Template banks as a tone curve shows them (bot.reading.tone_search.toned_bank).
         self.toned_banks: dict[object, Any] = {}
         #: (skin, counter box, its pixels) -> the text read there last time.
         self.counter_key: object = None
