@@ -177,8 +177,9 @@ def classify_cells(
     # Every cell clear as drawn, yet far from its image: the screen's colours moved, and one
     # class's face onto another's (sgt-mines' covered tiles 20 levels darker at gamma 0.8
     # show its open cells' face, and read clearly as 0s where only their edges differ).
-    moved = adapt_tone and learnt is None and not unclear(results) and far_off(results[3], skin)
-    if adapt_tone and (unclear(results) or moved):
+    unsure = adapt_tone and unclear(results) > 0
+    moved = adapt_tone and learnt is None and not unsure and far_off(results[3], skin)
+    if unsure or moved:
         # The same cells through the same curve give the same answer: a message waited out
         # is the same frame many times over, judged once.
         key = (skin, grid, step, None if learnt is None else learnt.lut.tobytes())
