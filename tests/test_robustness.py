@@ -379,17 +379,11 @@ def test_a_stopped_run_still_prints_the_reads_done():
 def test_a_tuned_skin_is_measured_on_its_games_fixtures(tmp_path, capsys):
     """``--skin-dir``: the skins ``tune`` wrote, each read alone (as ``replay --skin``) on the
     fixture folders named after it; the shipped games' folders are skipped and named."""
-    from bot.reading.tune import tune
-    from tests.tune_games import RECIPES, _fixture
+    from tests.tune_games import tune_game
 
-    recipe = RECIPES["winemine"]
-    for name in (recipe.labelled, *recipe.unlabelled):
-        shutil.copy(_fixture("winemine", name, ".png"), tmp_path)
-    shutil.copy(_fixture("winemine", recipe.labelled, ".txt"), tmp_path)
-    shots = [tmp_path / f"{n}.png" for n in (recipe.labelled, *recipe.unlabelled)]
-    assert tune(shots, "winemine", out=tmp_path / "skins").folder is not None
+    skins = tune_game("winemine", tmp_path, skin="winemine")  # named after its fixture folder
     cases = "clean,brightness-20,scale-150-nearest"
-    args = ["--skin-dir", str(tmp_path / "skins"), "--fixtures", "winemine/beginner-mid",
+    args = ["--skin-dir", str(skins), "--fixtures", "winemine/beginner-mid",
             "--cases", cases, "--workers", "1", "--json"]  # fmt: skip
     assert rb.main(args) == 0
     report = json.loads(capsys.readouterr().out)

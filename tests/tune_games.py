@@ -69,10 +69,15 @@ class Outcome:
 
 
 def tune_game(
-    game: str, work: Path, recipe: Recipe | None = None, also: tuple[str, ...] = ()
+    game: str,
+    work: Path,
+    recipe: Recipe | None = None,
+    also: tuple[str, ...] = (),
+    skin: str = "",
 ) -> Path:
-    """Tune skin ``t-<game>`` from the game's recipe (or ``recipe``) into ``work/skins``, with
-    the fixtures ``also`` labelled after the recipe's labelled one; the skins folder."""
+    """Tune skin ``skin`` (default ``t-<game>``) from the game's recipe (or ``recipe``) into
+    ``work/skins``, with the fixtures ``also`` labelled after the recipe's labelled one; the
+    skins folder."""
     from bot.reading.tune import tune
 
     recipe = recipe or RECIPES[game]
@@ -85,7 +90,7 @@ def tune_game(
     for name in recipe.unlabelled:
         shutil.copy(_fixture(game, name, ".png"), shots)
     images = [shots / f"{Path(n).name}.png" for n in (*labelled, *recipe.unlabelled)]
-    result = tune(images, f"t-{game}", out=work / "skins")
+    result = tune(images, skin or f"t-{game}", out=work / "skins")
     if result.folder is None:
         from bot.errors import TuneError
 
