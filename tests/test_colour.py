@@ -501,7 +501,7 @@ def test_a_board_the_widened_look_finds_is_read_with_its_lines_placed(monkeypatc
     def no_search(*args, **kwargs):
         raise AssertionError("a colour search for a picture in the skin's own colours")
 
-    monkeypatch.setattr(locate, "_locate_recoloured", no_search)
+    monkeypatch.setattr(locate, "locate_recoloured", no_search)
     png = FIXTURES / "gnome-mines-sizes" / "w1000x600-big-won.png"
     frame = scale(cv2.imread(str(png)), 1.25, "nearest")
     board = read_frame(frame, locate_board(frame)).board

@@ -57,7 +57,7 @@ def test_a_grey_picture_is_not_searched_through_the_screens_colours(monkeypatch)
     def no_search(*args, **kwargs):
         raise AssertionError("a colour search for a picture with no colour")
 
-    monkeypatch.setattr(locate, "_locate_recoloured", no_search)
+    monkeypatch.setattr(locate, "locate_recoloured", no_search)
     picture, _ = _fixture("sgt-mines/beginner-first")
     found = locate_board(greyscale(picture, "mean"))
     assert (found.skin.name, found.grid.cols, found.grid.rows) == ("sgt-mines", 9, 9)

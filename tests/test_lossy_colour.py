@@ -60,7 +60,7 @@ def test_a_jpeg_in_the_skins_own_colours_is_not_searched_through_other_colours(m
     def no_search(*args, **kwargs):
         raise AssertionError("a colour search for a JPEG in the skin's own colours")
 
-    monkeypatch.setattr(locate, "_locate_recoloured", no_search)
+    monkeypatch.setattr(locate, "locate_recoloured", no_search)
     picture, expected = _fixture("sgt-mines-sizes/resized900x600-intermediate-won")
     assert read_image(jpeg(picture, 85)).board == expected
 

@@ -20,7 +20,7 @@ from pathlib import Path
 import cv2
 import pytest
 
-from tests.tune_games import RECIPES, read_fixtures, tune_game
+from tests.tune_games import FIXTURES, RECIPES, read_fixtures, tune_game
 
 #: Fixtures each game's tuned skin reads exactly (of kmines 14, kmines-classic 8, winemine 14,
 #: xbomb 10, web-win98 13, ace-minesweeper 21, gnome-mines-classic 10, gnome-mines-default
@@ -81,7 +81,7 @@ def test_a_flat_skin_reads_a_fresh_board_of_other_cells_where_the_picture_shows_
     from bot.reading.read import read_image
     from bot.reading.skins import load_skins
     from solver.board import read_board
-    from tests.tune_games import FIXTURES, Recipe
+    from tests.tune_games import Recipe
 
     skins = tune_game("web-google", tmp_path, Recipe("w856-easy-won"), also=("w856-easy-mid",))
     skin = [s for s in load_skins([skins]) if s.name == "t-web-google"]
@@ -136,7 +136,7 @@ def test_whole_pixel_cells_a_fraction_apart_are_tuned(
 
     from bot.reading.shown import zeros_beside_covered
     from solver.board import read_board
-    from tests.tune_games import FIXTURES, Recipe
+    from tests.tune_games import Recipe
 
     skins = tune_game(game, tmp_path, Recipe(labelled, (fresh,)))
     meta = json.loads((skins / f"t-{game}" / "skin.json").read_text(encoding="utf-8"))
@@ -231,3 +231,27 @@ def test_a_digit_the_tuned_skin_never_saw_is_refused_not_read_as_a_like_one(
     with pytest.raises(LowConfidenceError) as refused:
         read_image(changed(cv2.imread(str(fixtures / "expert-won.png"))), [skin])
     assert all(f"{cell}" in str(refused.value) for cell in ("(26, 4)", "(9, 6)", "(28, 13)"))
+
+
+@pytest.mark.parametrize("shown", ["gnome-mines-default", "gnome-mines-classic"])
+def test_two_themes_of_one_game_read_through_a_curve_are_told_apart(
+    shown: str, tmp_path: Path
+) -> None:
+    """GNOME Mines' default and classic themes, both tuned, share their tiles (the gap between
+    tiles cut on either side of a cell) and differ in their digits' colours: at contrast 0.85
+    a curve turns the classic theme's blue 1s and green 2s into dark grey, and its images,
+    placed 5 px off, read the default theme's board clearly too. Whichever skin was searched
+    first was taken: the default theme's board was named classic. The skins that read a board
+    through a curve at one stage are compared, and the one whose images fit nearest is the
+    game."""
+    from bot.reading.read import read_image
+    from bot.reading.skins import load_skins
+    from tests.photometric import contrast
+
+    folders = [tune_game(game, tmp_path / game, skin=game)
+               for game in ("gnome-mines-classic", "gnome-mines-default")]  # fmt: skip
+    skins = load_skins(folders)
+    shot = FIXTURES / shown / "small-first"
+    reading = read_image(contrast(cv2.imread(str(shot.with_suffix(".png"))), 0.85), skins)
+    assert reading.located.skin.name == shown
+    assert str(reading.board).strip() == shot.with_suffix(".txt").read_text().strip()

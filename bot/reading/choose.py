@@ -42,6 +42,7 @@ __all__ = [
     "locate_drawn",
     "reads_clearly",
     "sure_below_own_size",
+    "two_boards_error",
 ]
 
 #: Where no board reads clean, another reading whose share of clear cells is within this of the
@@ -192,12 +193,19 @@ def choose_board(
 
 def _two_boards(frame: np.ndarray, chosen: Candidate, others: list[Candidate]) -> TwoBoardsError:
     """The refusal naming ``chosen`` and ``others`` (each whole or in part)."""
-    return TwoBoardsError(
-        f"{1 + len(others)} boards in the picture: "
-        + " and ".join(
+    return two_boards_error(
+        [
             describe_board(c.located, c is chosen or board_problem(frame, c.located.grid) is None)
             for c in [chosen, *others]
-        )
+        ]
+    )
+
+
+def two_boards_error(boards: Sequence[str]) -> TwoBoardsError:
+    """The refusal of a picture showing ``boards`` (each described, :func:`describe_board`)."""
+    return TwoBoardsError(
+        f"{len(boards)} boards in the picture: "
+        + " and ".join(boards)
         + "; show one at a time (or capture one window)"
     )
 

@@ -21,7 +21,7 @@ For each skin (all known skins unless told):
 from __future__ import annotations
 
 import itertools
-from collections.abc import Iterator, Sequence
+from collections.abc import Sequence
 from dataclasses import replace
 
 import numpy as np
@@ -31,17 +31,14 @@ from bot.reading.choose import (
     board_sized,
     choose_board,
     describe_board,
-    distinct_places,
-    find_candidates,
     is_whole,
     locate_drawn,
     reads_clearly,
-    sure_below_own_size,
     whole_boards,
 )
 from bot.reading.classify import CellScores, classify_cells
 from bot.reading.evident import flat_classes, unseen_lattice
-from bot.reading.extent import Candidate, Located
+from bot.reading.extent import Located
 from bot.reading.grey import (
     CONVERSIONS,
     draws_in_colour,
@@ -51,33 +48,18 @@ from bot.reading.grey import (
 )
 from bot.reading.grid import Grid
 from bot.reading.phase import refined_phase
-from bot.reading.placed import placed_lines, read_lines
+from bot.reading.placed import read_lines
 from bot.reading.recolour import (
-    aligned_seeds,
-    learn_curve,
-    looks_recoloured,
     loose_drawn,
     nearer_recoloured,
-    rough_curves,
-    seed_grids,
-    toned_skin,
 )
 from bot.reading.regions import FrameLook
-from bot.reading.seeded import MIN_SEED_CELLS, lattice_boards, lattice_of
+from bot.reading.screen_colours import drawn_boards, locate_recoloured, with_seeded
+from bot.reading.seeded import lattice_boards
 from bot.reading.shown import shown_nowhere
 from bot.reading.skins import Skin, load_skins
-from bot.reading.tone import ToneCurve
 
 __all__ = ["Located", "locate_board"]
-
-#: Where seed cells come from, in turn, for every skin and rough shift: the anchors at the
-#: pitches the skin's colours suggest, the lattice found without a skin (through a shift as
-#: rough as the screen's the anchors may match nowhere: GNOME Mines' cells drawn at 46 px, 20
-#: levels brighter), then the anchors at the other pitches (slow where nothing reads).
-SEED_STAGES = ("first", "lattice", "later")
-#: Most blocks of seed cells a screen's tone curve is sought from, per rough shift (each of
-#: at least :data:`~bot.reading.seeded.MIN_SEED_CELLS` cells).
-MAX_SEEDS = 3
 
 
 def locate_board(frame_bgr: np.ndarray, skins: Sequence[Skin] | None = None) -> Located:
@@ -105,7 +87,7 @@ def _located(
     frame: np.ndarray, skins: Sequence[Skin], lattice: list[list[Grid]], colours: bool = True
 ) -> Located:
     """The board in ``frame`` (see :func:`locate_board`), its lines placed; with ``colours``
-    also through the screen's colours (:func:`_locate_recoloured`)."""
+    also through the screen's colours (:func:`~bot.reading.screen_colours.locate_recoloured`)."""
     located = _lines_placed(frame, _locate_any(frame, skins, lattice, colours))
     why = _flat_board(frame, located)
     if why is not None:
@@ -241,7 +223,7 @@ def _locate_any(
     ``lattice``: the lattice found without a skin, once (see
     :func:`~bot.reading.seeded.found_lattice`)."""
     look = FrameLook.of(frame)
-    anchored, boards, whole = _drawn_boards(look, skins, lattice)
+    anchored, boards, whole = drawn_boards(look, skins, lattice)
     # No skin's cells read clearly where an anchor placed them, and the lattice gave no whole
     # board: perhaps the picture is lossy or the screen's colours are not the skins', and the
     # board is not chosen from these first (a row of a recoloured board that happens to read,
@@ -266,7 +248,7 @@ def _locate_any(
                 and shown_nowhere(loose.chars) is not None
                 and not reads_clearly(frame, chosen, shown=True)
             ):
-                recoloured = _locate_recoloured(frame, skins, lattice)
+                recoloured = locate_recoloured(frame, skins, lattice)
                 if recoloured is not None and reads_clearly(frame, recoloured, shown=True):
                     return recoloured
             return _as_drawn(frame, chosen, skins, loose)
@@ -310,7 +292,7 @@ def _locate_any(
         board_sized(c) or (c.clean and is_whole(frame, c)) for c in anchored
     )
     if colours and few_clear and (unread is None or not _in_own_colours(frame, unread)):
-        found = _locate_recoloured(frame, skins, lattice)
+        found = locate_recoloured(frame, skins, lattice)
         if found is not None:
             return found
     if unread is not None:
@@ -335,7 +317,7 @@ def _lossy_seeded(
     widened look also passes another game's cells, or a board a pixel off its lines, that
     the screen's colours place right."""
     frame = look.frame
-    boards, whole = _with_seeded(frame, [], lattice_boards(frame, skins, lattice, noisy=True))
+    boards, whole = with_seeded(frame, [], lattice_boards(frame, skins, lattice, noisy=True))
     if not whole:
         return None
     try:
@@ -348,137 +330,3 @@ def _lossy_seeded(
     if _other_game(frame, located, skins, loose) is not None or not reads_clearly(frame, located):
         return None
     return located
-
-
-def _drawn_boards(
-    look: FrameLook, skins: Sequence[Skin], lattice: list[list[Grid]]
-) -> tuple[list[Candidate], list[Candidate], list[Candidate]]:
-    """The boards of the skins' cells as drawn in the frame ``look`` shows: those the anchors
-    placed, those and the ones the lattice found without a skin seeded (one a place), and of
-    these the ones that read clean and are whole."""
-    frame = look.frame
-    anchored = boards = distinct_places(find_candidates(look, skins))
-    whole = whole_boards(frame, boards)
-    if not whole:
-        # No anchor placed a whole board that reads (a won board has no covered cell to
-        # anchor on, its open cells are flat, its edge columns may hold no anchor, and a lost
-        # board may be nearly all mines): the lattice found without a skin seeds one.
-        boards, whole = _with_seeded(frame, boards, lattice_boards(frame, skins, lattice))
-    return anchored, boards, whole
-
-
-def _with_seeded(
-    frame: np.ndarray, boards: list[Candidate], seeded: list[Candidate]
-) -> tuple[list[Candidate], list[Candidate]]:
-    """``boards`` and the ``seeded`` ones sure below their skin's own size, one a place, and of
-    these the ones that read clean and are whole."""
-    boards = distinct_places(boards + [c for c in seeded if sure_below_own_size(frame, c)])
-    return boards, whole_boards(frame, boards)
-
-
-def _locate_recoloured(
-    frame: np.ndarray, skins: Sequence[Skin], lattice: list[list[Grid]]
-) -> Located | None:
-    """The board on a screen whose colours are not the skin's (see
-    :mod:`bot.reading.recolour`), or None; ``lattice``: the lattice found without a skin,
-    once (see :func:`~bot.reading.seeded.found_lattice`). Refusals of the picture recoloured
-    (a cut board, two boards) are the picture's: they are raised."""
-    shifts = [(skin, rough, toned_skin(skin, rough)) for skin in skins
-              for rough in rough_curves(frame, skin)]  # fmt: skip
-    fallback: Located | None = None  # the first board found that only its curve reads
-    look = FrameLook.of(frame)
-    widened: set[bytes] = set()  # the curves looked through with a lossy picture's edges widened
-    for stage, (skin, rough, shifted) in itertools.product(SEED_STAGES, shifts):
-        for seeds in _seed_blocks(frame, shifted, stage, lattice):
-            if seeds.cols * seeds.rows < MIN_SEED_CELLS:
-                continue  # a cell or two: too few colours to learn a screen's curve from
-            curve = learn_curve(frame, seeds, skin, rough)
-            if curve is None:
-                # Not this skin's cells recoloured (with the rough shift alone, a JPEG
-                # sgt-mines board passed for winmine's within its distance limit).
-                continue
-            # The curve learnt, else the rough shift that found the seeds: a curve learnt
-            # from few colours (a fresh board's covered cells) can miss what the screen clips.
-            curves = (curve,) if curve is rough else (curve, rough)
-            for tone in curves:
-                toned = toned_skin(skin, tone)
-                try:
-                    # Seeded by the lattice too: a lost board nearly all mines has too few
-                    # covered cells for the anchors (GNOME Mines' 8x8 with 45 mines).
-                    _, boards, whole = _drawn_boards(look, [toned], lattice)
-                    located = _chosen_through(look, boards, whole, toned, tone, widened)
-                except TwoBoardsError:
-                    raise
-                except BoardNotFoundError:
-                    continue
-                others = [s for s in skins if s.name != skin.name]
-                if looks_recoloured(frame, located.grid, toned, others):
-                    found = replace(located, skin=skin, tone=tone)
-                    # A curve learnt from seeds a pixel off can take one colour-only class
-                    # for another (GNOME Mines' 0s for covered) and place the board a pixel
-                    # off through it, where only that curve reads the cells; another game's
-                    # flat cells can read as no board a game shows (sgt-mines' fresh board
-                    # brightened, as winmine's 0s): a board that a curve of the frame's own
-                    # reads, as a board shown, is looked for first.
-                    if reads_clearly(frame, found, shown=True):
-                        return found
-                    fallback = fallback or found
-                # else another game's cells, only like the skin's through the curve, or
-                # nearer another skin's as drawn
-    return fallback
-
-
-def _chosen_through(
-    look: FrameLook,
-    boards: list[Candidate],
-    whole: list[Candidate],
-    toned: Skin,
-    tone: ToneCurve,
-    widened: set[bytes],
-) -> Located:
-    """The one whole board of ``toned`` (a skin through the screen's curve ``tone``) among
-    ``boards`` (``whole``: see :func:`_drawn_boards`); where none reads clean and whole, the
-    board grown again with a lossy picture's edges widened, once per curve (``widened``: the
-    tables of the curves so looked through): a JPEG of a screen in other colours (GNOME Mines'
-    16x16 board 20 levels brighter stopped two rows short, its 8x8 board of 60 px cells 20
-    levels darker was found as 6x8 in part unclear). The widened look's board is taken where
-    it reads clean and whole, before a board that does not: sgt-mines' 9x9 board under a night
-    light at JPEG 95 was otherwise taken as the lattice seeded it, 0.02 px a cell too narrow,
-    where its 1s read as 8s (refused as no board)."""
-    key = tone.lut.tobytes()
-    if whole or key in widened or not boards:
-        return choose_board(look, boards, [toned], whole=whole)
-    widened.add(key)
-    noisy = distinct_places(find_candidates(look, [toned], noisy=True))
-    noisy_whole = whole_boards(look.frame, noisy)
-    if noisy_whole:
-        return choose_board(look, noisy, [toned], noisy=True, whole=noisy_whole)
-    try:
-        return choose_board(look, boards, [toned], whole=whole)
-    except TwoBoardsError:
-        raise
-    except BoardNotFoundError:
-        return choose_board(look, noisy, [toned], noisy=True)
-
-
-def _seed_blocks(
-    frame: np.ndarray, shifted: Skin, stage: str, lattice: list[list[Grid]]
-) -> Iterator[Grid]:
-    """Blocks of cells to learn the screen's tone curve from, for the skin under a rough shift
-    ``shifted``, at one of :data:`SEED_STAGES`: the anchor matches'
-    (:func:`~bot.reading.recolour.seed_grids`) at the pitches the skin's colours suggest, at
-    the others, and last the lattice found without a skin (kept in ``lattice``), as found and
-    then where the skin's cells read most surely."""
-    if stage != "lattice":
-        yield from seed_grids(frame, shifted, stage == "later")[:MAX_SEEDS]
-        return
-    for grid in lattice_of(frame, shifted, lattice):
-        yield grid
-        # A game sharing out spare pixels: the lines placed one by one (an even lattice reads
-        # its cells, but cells a pixel off teach no curve), as found and once moved as a whole.
-        placed = placed_lines(frame, grid, shifted)
-        if placed != grid:
-            yield placed
-        aligned = placed_lines(frame, aligned_seeds(frame, grid, shifted), shifted)
-        if aligned not in (grid, placed):  # a grid tried already teaches nothing new
-            yield aligned
