@@ -391,3 +391,21 @@ def test_a_tuned_skin_is_measured_on_its_games_fixtures(tmp_path, capsys):
     assert "sgt-mines: no skin in" in " ".join(report["skipped_folders"])
     assert rb.main(["--skin-dir", str(tmp_path / "none")]) == 2
     assert capsys.readouterr().err.endswith("none: not a folder\n")
+
+
+def test_tuned_skins_are_measured_together(tmp_path, capsys):
+    """``--together``: every skin of ``--skin-dir`` at once, as ``replay`` reads with a user's
+    several skins; a read is exact only with the fixture's game named."""
+    from tests.tune_games import tune_game
+
+    for game in ("winemine", "xbomb"):
+        skins = tune_game(game, tmp_path / game, skin=game)
+        shutil.copytree(skins / game, tmp_path / "skins" / game)
+    args = ["--skin-dir", str(tmp_path / "skins"), "--together", "--fixtures",
+            "winemine/beginner-mid,xbomb/expert-mid", "--cases", "clean,brightness-20",
+            "--workers", "1", "--json"]  # fmt: skip
+    assert rb.main(args) == 0
+    report = json.loads(capsys.readouterr().out)
+    assert [o["result"] for o in report["outcomes"]] == ["exact"] * 4
+    assert rb.main(["--together"]) == 2
+    assert capsys.readouterr().err.startswith("robustness: --together reads the skins of")
