@@ -166,6 +166,28 @@ def test_a_tuned_skin_reads_thin_coloured_strokes_through_a_jpeg(tmp_path: Path)
         assert read_image(picture, [skin]).board.differences(want) == [], name
 
 
+@pytest.mark.parametrize("name", ["beginner-fresh", "expert-first"])
+def test_a_board_whose_tiles_lose_colour_at_their_edges_in_a_jpeg_is_found(
+    name: str, tmp_path: Path
+) -> None:
+    """Wine's Minesweeper draws saturated green tiles between dark blue lines; a JPEG at
+    quality 95 keeps their colour at half resolution, so each tile's outer two pixels take half
+    its neighbours' (up to 85 levels of colour off). The locator's lossy look compared colour
+    there as the template draws it: no fresh board was found ("no board found"), only boards
+    whose numbers anchor it. Now only brightness is compared at a cell's edge, as the reader's
+    noisy look does."""
+    from bot.reading.read import read_image
+    from bot.reading.skins import find_skin
+    from solver.board import read_board
+    from tests.fixtures.perturb import jpeg
+
+    skin = find_skin("t-winemine", dirs=[tune_game("winemine", tmp_path)])
+    shot = FIXTURES / "winemine" / name
+    picture = jpeg(cv2.imread(str(shot.with_suffix(".png"))), 95)
+    want = read_board(str(shot.with_suffix(".txt")))
+    assert read_image(picture, [skin]).board.differences(want) == []
+
+
 def test_a_shot_whose_board_is_not_found_whole_takes_the_whole_one_of_its_window(
     tmp_path: Path,
 ) -> None:

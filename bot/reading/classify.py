@@ -170,7 +170,7 @@ def classify_cells(
         # Smooth stretches only: a pixel-repeated one with its edges widened also passes for
         # a block of smaller cells (lines a pixel thin inside it).
         smooth = template_bank(skin, sx, sy, step, repeated=False)  # the same classes
-        widened = score_cells(ycrcb(samples), lossy_bank(smooth), state, runner_up=True)
+        widened = score_cells(ycrcb(samples), lossy_bank(smooth, skin), state, runner_up=True)
         results = widened_where_unsure(samples, smooth, skin, widened, results)
         if unclear(results):
             results = measured_lossy(samples, smooth, skin, state, results, bleed)

@@ -242,7 +242,7 @@ def chroma_ring(bank: TemplateBank, skin: Skin) -> np.ndarray:
 LOSSY_NOISE = 3
 
 
-def lossy_bank(bank: TemplateBank) -> TemplateBank:
+def lossy_bank(bank: TemplateBank, skin: Skin) -> TemplateBank:
     """``bank`` in YCrCb (compare with :func:`ycrcb` cells), each sample's tolerance widened,
     within two pixels of the template's edges, by half its local contrast in that channel: JPEG
     rings at edges, and keeps colour at half resolution, so a thin coloured stroke keeps its
@@ -250,7 +250,10 @@ def lossy_bank(bank: TemplateBank) -> TemplateBank:
     colour, a stroke's colour lost is not also counted as a loss of brightness (in BGR every
     channel loses it). Flat areas keep the skin's tolerance but for JPEG's noise
     (:data:`LOSSY_NOISE`), so a flat area of another colour (a window over the board) still
-    does not pass for a cell."""
+    does not pass for a cell; but at the cell's edge (:func:`chroma_ring`) only brightness is
+    compared, as :func:`noisy_bank` does: there the colour is half the neighbour's, which the
+    template does not show (Wine's Minesweeper's saturated green tiles beside their dark blue
+    lines lost up to 85 levels of colour at quality 95, and no fresh board was found)."""
     k = len(bank.u8)
     images = ycrcb(bank.u8)
     grad = edge_contrast(images, bank.h, bank.w).astype(np.int16) // 2
@@ -258,7 +261,9 @@ def lossy_bank(bank: TemplateBank) -> TemplateBank:
     # (Cr = 0.71 (R - Y), Cb = 0.56 (B - Y)), so theirs is halved.
     base = bank.tol.astype(np.int16).reshape(k, -1, 3)
     base[:, :, 1:] //= 2
-    return ycrcb_bank(bank, images, base.reshape(k, -1) + grad + LOSSY_NOISE)
+    tol = base + grad.reshape(k, -1, 3) + LOSSY_NOISE
+    tol[:, chroma_ring(bank, skin), 1:] = 255
+    return ycrcb_bank(bank, images, tol.reshape(k, -1))
 
 
 def ycrcb_bank(bank: TemplateBank, images: np.ndarray, tol: np.ndarray) -> TemplateBank:
