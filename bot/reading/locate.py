@@ -16,6 +16,9 @@ For each skin (all known skins unless told):
 
 5. **Choice** (:mod:`bot.reading.choose`): the one whole board among the readings, or a
    refusal saying why there is none.
+
+Where no skin's board reads in its own colours, steps 2-5 are taken again through the screen's
+colours (:mod:`bot.reading.screen_colours`).
 """
 
 from __future__ import annotations
