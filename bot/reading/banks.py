@@ -331,10 +331,26 @@ def repeated_tiling(image: np.ndarray, sx: float, sy: float, phase: tuple[int, i
     h, w = image.shape[:2]
     a, b = phase
     size = (int(np.ceil((3 * w + a) * sx)), int(np.ceil((3 * h + b) * sy)))
-    cols = np.clip(np.floor(np.arange(size[0]) / sx) - a, 0, 3 * w - 1).astype(np.intp)
-    rows = np.clip(np.floor(np.arange(size[1]) / sy) - b, 0, 3 * h - 1).astype(np.intp)
-    reps = (3, 3, 1) if image.ndim == 3 else (3, 3)
-    return np.tile(image, reps)[rows[:, None], cols]
+    return _repeated_part(image, sx, sy, phase, (0, size[0]), (0, size[1]))
+
+
+def _repeated_part(
+    image: np.ndarray,
+    sx: float,
+    sy: float,
+    phase: tuple[int, int],
+    xs: tuple[int, int],
+    ys: tuple[int, int],
+) -> np.ndarray:
+    """Columns ``xs[0]:xs[1]`` and rows ``ys[0]:ys[1]`` of :func:`repeated_tiling`'s picture
+    (only the part around one copy is sampled: drawing all nine cost most of a bank's time)."""
+    h, w = image.shape[:2]
+    a, b = phase
+    cols = np.clip(np.floor(np.arange(*xs) / sx) - a, 0, 3 * w - 1).astype(np.intp)
+    rows = np.clip(np.floor(np.arange(*ys) / sy) - b, 0, 3 * h - 1).astype(np.intp)
+    # Pixel k of the tiling is the image's k mod its size: taken an axis at a time (indexing
+    # a tiled copy by both axes at once cost four times as long).
+    return image.take(rows % h, axis=0).take(cols % w, axis=1)
 
 
 def _cut_at(image: np.ndarray, px: float, py: float) -> bool:
@@ -380,8 +396,12 @@ def _stretched_sample(
         # Each source pixel repeated: the image's own stretch (a size the game draws, scaled).
         a, b = phase
         ax, ay = skin.pitch_x * sx / w0, skin.pitch_y * sy / h0
-        big = repeated_tiling(image, ax, ay, phase)
-        return _sampled(big, skin, sx, sy, step, ((w0 + a) * ax, (h0 + b) * ay))
+        x0, y0 = (w0 + a) * ax, (h0 + b) * ay  # where the middle copy starts
+        # The middle copy and two pixels round it: all that its samples' interpolation reads.
+        xs = (int(x0) - 2, int(np.ceil(x0 + w0 * ax)) + 2)
+        ys = (int(y0) - 2, int(np.ceil(y0 + h0 * ay)) + 2)
+        big = _repeated_part(image, ax, ay, phase, xs, ys)
+        return _sampled(big, skin, sx, sy, step, (x0, y0), (xs[0], ys[0]))
     shrink = min(skin.pitch_x * sx / w0, skin.pitch_y * sy / h0) < 1
     interp = cv2.INTER_AREA if shrink else cv2.INTER_LINEAR
     if _ignores_ring(skin):
@@ -457,10 +477,19 @@ def _shifted_stretch(
 
 
 def _sampled(
-    big: np.ndarray, skin: Skin, sx: float, sy: float, step: int, origin: tuple[float, float]
+    big: np.ndarray,
+    skin: Skin,
+    sx: float,
+    sy: float,
+    step: int,
+    origin: tuple[float, float],
+    cut: tuple[int, int] = (0, 0),
 ) -> np.ndarray:
     """The cell of a stretched picture ``big`` whose top-left corner is at ``origin``, sampled
-    where :func:`~bot.reading.matching.sample_cells` samples a cell at scale ``(sx, sy)``."""
+    where :func:`~bot.reading.matching.sample_cells` samples a cell at scale ``(sx, sy)``;
+    ``cut``: where ``big`` starts in the picture ``origin`` is measured in (the points are
+    placed in that picture's coordinates first, so a part samples as the whole picture does:
+    cv2 rounds the points to 1/32 of a pixel from float32)."""
     import cv2
 
     cols = np.arange(0, skin.pitch_x - 2 * skin.inset, step)
@@ -468,6 +497,6 @@ def _sampled(
     w, h = cols.size, rows.size
     jx = origin[0] + (skin.inset + cols + 0.5) * sx - 0.5
     jy = origin[1] + (skin.inset + rows + 0.5) * sy - 0.5
-    map_x = np.broadcast_to(jx[None, :], (h, w)).astype(np.float32)
-    map_y = np.broadcast_to(jy[:, None], (h, w)).astype(np.float32)
+    map_x = np.broadcast_to(jx[None, :], (h, w)).astype(np.float32) - np.float32(cut[0])
+    map_y = np.broadcast_to(jy[:, None], (h, w)).astype(np.float32) - np.float32(cut[1])
     return cv2.remap(big, map_x, map_y, cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)

@@ -44,14 +44,7 @@ def telling_margin(
         at = np.flatnonzero(key == value)
         mine = group == win[at[0]]
         variants = np.flatnonzero(mine | (True if other is None else group == other[at[0]]))
-        cells = samples[at].astype(np.int16)
-        within = np.empty((at.size, variants.size, samples.shape[1] // 3), bool)  # [m, V, P]
-        for j, v in enumerate(variants):  # one variant at a time: [m, D] at most in memory
-            off = (np.abs(cells - bank.u8[v].astype(np.int16)) > bank.tol[v]).reshape(
-                at.size, -1, 3
-            )
-            # (Channel by channel: numpy's reduction over an axis of three is slow.)
-            within[:, j] = ~(off[..., 0] | off[..., 1] | off[..., 2])
+        within = _within_tolerance(samples[at], bank.u8[variants], bank.tol[variants])
         counts = np.count_nonzero(within, axis=2)
         own = mine[variants]
         # The winner's nearest variant; the runner-up: the best other class's nearest variant.
@@ -169,26 +162,26 @@ def nearer_margin(
     if brightness:
         from bot.reading.lossy import ycrcb
 
-        images = ycrcb(bank.u8).astype(np.int16).reshape(k, -1, 3)[:, :, :1]
-        cells = ycrcb(samples).astype(np.int16).reshape(n, -1, 3)[:, :, :1]
+        images_u8 = ycrcb(bank.u8).reshape(k, -1, 3)[:, :, :1]
+        cells_u8 = ycrcb(samples).reshape(n, -1, 3)[:, :, :1]
     else:
-        images = bank.u8.astype(np.int16).reshape(k, -1, 3)
-        cells = samples.astype(np.int16).reshape(n, -1, 3)
-    # [N, K, P]: each pixel's distance (summed over channels) to each variant's image.
-    near = np.abs(cells[:, None] - images[None]).sum(axis=3)
+        images_u8, cells_u8 = bank.u8.reshape(k, -1, 3), samples.reshape(n, -1, 3)
+    images, cells = images_u8.astype(np.int16), cells_u8.astype(np.int16)
     group = np.searchsorted(bank.starts, np.arange(k), side="right") - 1
-    variant_distance = near.sum(axis=2)  # [N, K]
-    rows = np.arange(n)
+    variant_distance = _summed_distances(cells_u8.reshape(n, -1), images_u8.reshape(k, -1))
     own = np.where(group[None, :] == win[:, None], variant_distance, np.iinfo(np.int64).max)
     first = own.argmin(axis=1)
+    # [N, P]: each pixel's distance (summed over channels) to the winner's nearest variant.
+    near_first = np.abs(cells - images[first]).sum(axis=2)
     margin = np.full(n, np.inf)
     for g in range(len(bank.starts) - 1):
         lo, hi = bank.starts[g], bank.starts[g + 1]
         second = lo + variant_distance[:, lo:hi].argmin(axis=1)
         apart = _telling_pixels(bank, first, second, images)
         size = apart.sum(axis=1)
-        nearer = near[rows, first] < near[rows, second]
-        farther = near[rows, first] > near[rows, second]
+        near_second = np.abs(cells - images[second]).sum(axis=2)
+        nearer = near_first < near_second
+        farther = near_first > near_second
         share = ((nearer & apart).sum(axis=1) - (farther & apart).sum(axis=1)) / np.maximum(size, 1)
         other = group[second] != win
         if brightness:
@@ -198,6 +191,61 @@ def nearer_margin(
             judged = (size >= MIN_TELLING_PIXELS) & other
         margin = np.where(judged, np.minimum(margin, share), margin)
     return np.where(np.isfinite(margin), margin, 0.0)
+
+
+def _within_tolerance(cells: np.ndarray, images: np.ndarray, tol: np.ndarray) -> np.ndarray:
+    """``[N, K, P]`` bool: which pixels of each of ``cells`` (``[N, P * 3]`` uint8) lie within
+    ``tol`` (``[K, P * 3]``) of each of ``images`` (``[K, P * 3]``) in every channel; one cell
+    or one image at a time, whichever are fewer (``[K, D]`` or ``[N, D]`` in memory).
+
+    >>> _within_tolerance(np.array([[9, 9, 9]], np.uint8), np.array([[0, 0, 0], [9, 9, 40]],
+    ...                   np.uint8), np.full((2, 3), 30, np.uint8)).tolist()
+    [[[True], [False]]]
+    """
+    import cv2
+
+    n, k = len(cells), len(images)
+    within = np.empty((n, k, cells.shape[1] // 3), bool)
+    if n <= k:
+        each = np.empty_like(images)
+        for i in range(n):
+            each[:] = cells[i]
+            cv2.absdiff(images, each, dst=each)
+            off = (each > tol).reshape(k, -1, 3)
+            # (Channel by channel: numpy's reduction over an axis of three is slow.)
+            within[i] = ~(off[..., 0] | off[..., 1] | off[..., 2])
+        return within
+    each = np.empty_like(cells)
+    for j in range(k):
+        each[:] = images[j]
+        cv2.absdiff(cells, each, dst=each)
+        off = (each > tol[j]).reshape(n, -1, 3)
+        within[:, j] = ~(off[..., 0] | off[..., 1] | off[..., 2])
+    return within
+
+
+def _summed_distances(cells: np.ndarray, images: np.ndarray) -> np.ndarray:
+    """``[N, K]``: the summed absolute difference of each of ``cells`` (``[N, D]`` uint8) from
+    each of ``images`` (``[K, D]`` uint8). A cell at a time against every image (a skin of
+    many variants stretched at many phases has thousands): five times as fast as numpy's
+    differences of every pair at once, and in a K x D buffer.
+
+    >>> _summed_distances(np.array([[0, 5]], np.uint8), np.array([[1, 1], [0, 5]], np.uint8))
+    array([[5, 0]])
+    """
+    import cv2
+
+    images = np.ascontiguousarray(images)
+    out = np.empty((len(cells), len(images)), np.int64)
+    if not images.size:
+        out[:] = 0
+        return out
+    each = np.empty_like(images)
+    for i, cell in enumerate(cells):
+        each[:] = cell
+        cv2.absdiff(images, each, dst=each)
+        out[i] = cv2.reduce(each, 1, cv2.REDUCE_SUM, dtype=cv2.CV_32S)[:, 0]
+    return out
 
 
 def _telling_pixels(
