@@ -18,6 +18,7 @@ import pytest
 from solver.errors import MinebotError
 from tests.fixtures import perturb
 from tests.fixtures import robustness as rb
+from tests.fixtures import robustness_cases as rc
 
 # One pytest-xdist worker runs them all: the sample is read once (sample_outcomes).
 pytestmark = pytest.mark.xdist_group("robustness")
@@ -61,9 +62,9 @@ def sample_outcomes(request: pytest.FixtureRequest) -> dict[str, list[rb.Outcome
     everyone, _ = rb.discover()
     fixtures = [f for f in everyone if f.name in SAMPLE]
     assert [f.name for f in fixtures] == list(SAMPLE), "a sample fixture is missing"
-    by_case: dict[str, list[rb.Outcome]] = {c.name: [] for c in rb.CASES}
+    by_case: dict[str, list[rb.Outcome]] = {c.name: [] for c in rc.CASES}
     # In this process: the other pytest-xdist worker has the other core.
-    for outcome in rb.run(fixtures, [c for c in rb.CASES if c.name in wanted], everyone)[0]:
+    for outcome in rb.run(fixtures, [c for c in rc.CASES if c.name in wanted], everyone)[0]:
         by_case[outcome.case].append(outcome)
     return by_case
 
@@ -81,7 +82,7 @@ def test_no_case_misreads_on_the_sample(case, sample_outcomes):
     assert misread == []
 
 
-MILD_CASES = [c.name for c in rb.CASES if c.need == rb.MILD]
+MILD_CASES = [c.name for c in rc.CASES if c.need == rc.MILD]
 
 
 @pytest.mark.sample(5)
@@ -97,7 +98,7 @@ def test_the_xfail_lists_name_real_cases():
 
 
 def test_the_case_table_is_the_issue_s():
-    names = [c.name for c in rb.CASES]
+    names = [c.name for c in rc.CASES]
     assert len(names) == len(set(names))
     mild = set(MILD_CASES)
     scalings = {
@@ -109,7 +110,7 @@ def test_the_case_table_is_the_issue_s():
     photometric |= {"gamma-0.8", "gamma-1.25", "night-light", "jpeg-75", "jpeg-85", "jpeg-95"}
     desktops = {"desktop-flat", "desktop-gradient", "desktop-busy", "desktop-board-colour"}
     assert mild == {"clean"} | scalings | photometric | desktops
-    refuse = {c.name for c in rb.CASES if c.need == rb.REFUSE}
+    refuse = {c.name for c in rc.CASES if c.need == rc.REFUSE}
     assert refuse == {n for n in names if n.startswith(("cut-", "window-", "translucent-"))}
     assert len(refuse) == 16
 
@@ -127,7 +128,7 @@ def shot() -> perturb.Picture:
     return picture
 
 
-@pytest.mark.parametrize("side", rb.SIDES)
+@pytest.mark.parametrize("side", rc.SIDES)
 @pytest.mark.parametrize("through", ["cell", "line"])
 def test_a_cut_removes_whole_lines_of_cells(shot, side, through):
     where = shot.boards[0].geometry
@@ -152,7 +153,7 @@ def test_a_cut_removes_whole_lines_of_cells(shot, side, through):
     assert cut.image.shape[0] * cut.image.shape[1] < h * w
 
 
-@pytest.mark.parametrize("side", rb.SIDES)
+@pytest.mark.parametrize("side", rc.SIDES)
 @pytest.mark.parametrize("opacity", [1.0, 0.7])
 def test_a_window_covers_a_side_through_its_cells(shot, side, opacity):
     where = shot.boards[0].geometry
@@ -174,7 +175,7 @@ def test_a_window_covers_a_side_through_its_cells(shot, side, opacity):
     assert np.abs(covered.image[inside] - expect[inside]).max() <= 0.5 + 1e-6
 
 
-@pytest.mark.parametrize("percent", rb.SCALINGS)
+@pytest.mark.parametrize("percent", rc.SCALINGS)
 @pytest.mark.parametrize("how", ["nearest", "bilinear"])
 def test_scaling_gives_the_expected_size_and_board_place(shot, percent, how):
     scaled = perturb.build("scale", (percent / 100, how), shot, shot)
@@ -350,7 +351,7 @@ def test_workers_give_the_same_outcomes_as_one_process():
 
 def test_the_fixture_pictures_are_unchanged_by_building_cases(shot):
     before = shot.image.copy()
-    for case in rb.CASES:
+    for case in rc.CASES:
         perturb.build(case.kind, case.args, shot, shot, seed=1)
     assert np.array_equal(shot.image, before)
     assert cv2.imread(str(rb.HERE / "sgt-mines/intermediate-mid.png")).shape == before.shape

@@ -225,7 +225,7 @@ def test_a_scaling_of_no_whole_number_of_quarters_repeating_pixels_reads_exactly
     """xdemineur at 135 % nearest neighbour (a scaling KDE offers): compared only with its
     images stretched smoothly, the board's cells stopped reading part of the way across and a
     part of it was refused as cut. Its images are now also drawn pixel-repeated at four
-    phases each way (banks.nearest_phases' spread)."""
+    phases each way (nearest_scaling.nearest_phases' spread)."""
     png = FIXTURES / "xdemineur" / f"{name}.png"
     frame = cv2.imread(str(png))
     big = cv2.resize(frame, (round(frame.shape[1] * 1.35), round(frame.shape[0] * 1.35)),

@@ -84,11 +84,11 @@ MIN_SMOOTH_MATCHES = 3
 @lru_cache(maxsize=64)
 def _nearest_anchor_images(skin: Skin, anchor: str, px: float, py: float) -> tuple[np.ndarray, ...]:
     """The anchor's grey image at pitch ``(px, py)`` as a pixel-repeating scaler draws it, at
-    each phase a cell can have (:func:`~bot.reading.banks.nearest_phases`); none at a
+    each phase a cell can have (:func:`~bot.reading.nearest_scaling.nearest_phases`); none at a
     scaling of no such phases (memoised per skin value and pitch)."""
     import cv2
 
-    from bot.reading.banks import nearest_phases, repeated_tiling
+    from bot.reading.nearest_scaling import nearest_phases, repeated_tiling
 
     gray = cv2.cvtColor(skin.templates[anchor], cv2.COLOR_BGR2GRAY)
     h, w = gray.shape

@@ -19,11 +19,12 @@ from dataclasses import replace
 
 import numpy as np
 
-from bot.reading.banks import TemplateBank, nearest_phases, sample_step, template_bank
+from bot.reading.banks import TemplateBank, sample_step, template_bank
 from bot.reading.detail import far_pixels
 from bot.reading.extent import Located
 from bot.reading.grid import Grid
 from bot.reading.matching import cell_scale, sample_cells, sample_offsets, score_cells
+from bot.reading.nearest_scaling import nearest_phases
 from bot.reading.state import ReaderState
 
 #: How far the lattice may move each way (px) and the step of the scan: the cells match
@@ -44,7 +45,7 @@ def refined_phase(frame: np.ndarray, located: Located) -> Located:
     """``located`` with its grid moved by a fraction of a pixel each way to where the cells
     match the sharp images of the class they read as (at least :data:`SHARP_MATCH`);
     unchanged but at the scales a pixel-repeating scaler draws
-    (:func:`~bot.reading.banks.nearest_phases`), when the cells already match exactly, or
+    (:func:`~bot.reading.nearest_scaling.nearest_phases`), when the cells already match exactly, or
     when no move makes them.
 
     >>> from bot.reading.grid import Grid
