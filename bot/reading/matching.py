@@ -23,6 +23,7 @@ from bot.reading.banks import (
 from bot.reading.detail import absent_pixels, detail_cap, far_pixel_map, shown_cap
 from bot.reading.skins import Skin
 from bot.reading.state import ReaderState
+from bot.reading.variants import best_variant_scores, differences_in_place
 
 if TYPE_CHECKING:
     from bot.reading.grid import Grid
@@ -287,13 +288,13 @@ def score_cells(
     # mode="clip" (the rows are valid anyway): with the default "raise", numpy buffers ``out``
     # whole and copies it again, four times the cost of the gather itself.
     np.take(bank.u8, chosen.T, axis=0, out=diff, mode="clip")
-    _differences_in_place(samples, diff)
+    differences_in_place(samples, diff)
     judged = bank.detail_count.any()
     absent = None
     if judged and bank.by_presence:
         away = state.scratch("common", (m, n, d))
         np.take(bank.common, chosen.T, axis=0, out=away, mode="clip")
-        _differences_in_place(samples, away)
+        differences_in_place(samples, away)
         absent = absent_pixels(diff.reshape(m * n, d), away.reshape(m * n, d))
     if bank.tol_all is not None and widen is None:  # one tolerance everywhere: no gather
         far = far_pixel_map(diff.reshape(m * n, d), bank.tol_all)
@@ -376,7 +377,6 @@ def _best_variants(
     every pixel, while a few pixels of an edge drawn after a neighbour (beyond the tolerance)
     match only the variant cut beside a neighbour of the same kind.
     """
-
     counts = np.diff(bank.starts)
     pixels = bank.mask.sum() / 3
     weak = (score < below) & (counts[top] > 1)  # [N, m]
@@ -384,85 +384,10 @@ def _best_variants(
     for g in np.unique(top[weak]):
         cells, slots = np.nonzero(weak & (top == g))
         lo, hi = int(bank.starts[g]), int(bank.starts[g + 1])
-        best = _best_variant_scores(
+        best = best_variant_scores(
             samples[cells], bank, lo, hi, None if widen is None else widen[cells], pixels
         )
         score[cells, slots] = np.maximum(score[cells, slots], best)
-
-
-def _best_variant_scores(
-    cells: np.ndarray,
-    bank: TemplateBank,
-    lo: int,
-    hi: int,
-    widen: np.ndarray | None,
-    pixels: float,
-) -> np.ndarray:
-    """``[N]``: each of ``cells``' (``[N, D]``) best robust score against the bank's variants
-    ``lo:hi``, scored as :func:`score_cells` scores its candidates (of ``pixels`` counted);
-    ``widen``: each cell's own least tolerance, as there."""
-    import cv2
-
-    images = bank.u8[lo:hi]
-    (k, d), n = images.shape, len(cells)
-    # The differences in as few cv2 calls as can be: a cell at a time against every variant
-    # where there are fewer cells (a skin of many variants stretched at many phases has
-    # hundreds a class), else a variant at a time.
-    by_cell = n < k
-    diff = _differences(cells, images, by_cell)
-    variants = np.arange(lo, hi)
-    if bank.tol_all is not None and widen is None:
-        tol: np.ndarray | int = bank.tol_all
-    elif by_cell:
-        tol = np.tile(bank.tol[lo:hi], (n, 1))
-        if widen is not None:
-            tol = np.maximum(tol, np.repeat(widen, k, axis=0))
-    else:
-        tol = np.repeat(bank.tol[lo:hi], n, axis=0)
-        if widen is not None:
-            tol = np.maximum(tol, np.tile(widen, (k, 1)))
-    rows = np.tile(variants, n) if by_cell else np.repeat(variants, n)
-    capped = bool(bank.detail_count[lo:hi].any())  # (else the cap is 1 everywhere)
-    absent = None
-    if capped and bank.by_presence:  # (before far_pixel_map overwrites the differences)
-        away = _differences(cells, bank.common[lo:hi], by_cell)
-        absent = absent_pixels(diff.reshape(-1, d), away.reshape(-1, d))
-    far = far_pixel_map(diff.reshape(-1, d), tol)
-    off = cv2.reduce(far, 1, cv2.REDUCE_SUM, dtype=cv2.CV_32S)[:, 0]
-    scores = 1.0 - off / pixels
-    if capped:
-        missed = far if absent is None else absent
-        scores = np.minimum(scores, detail_cap(missed, bank.detail[rows], bank.detail_count[rows]))
-    return scores.reshape(n, k).max(axis=1) if by_cell else scores.reshape(k, n).max(axis=0)
-
-
-def _differences(cells: np.ndarray, images: np.ndarray, by_cell: bool) -> np.ndarray:
-    """The absolute difference (uint8) of each of ``cells`` (``[N, D]``) from each of
-    ``images`` (``[K, D]``): ``[N, K, D]`` with ``by_cell`` (a cv2 call a cell), else
-    ``[K, N, D]`` (a call an image)."""
-    import cv2
-
-    k, d = images.shape
-    if not by_cell:
-        diff = np.empty((k, len(cells), d), np.uint8)
-        diff[:] = images[:, None]
-        _differences_in_place(cells, diff)
-        return diff
-    images = np.ascontiguousarray(images)
-    diff = np.empty((len(cells), k, d), np.uint8)
-    for i in range(len(cells)):
-        diff[i] = cells[i]
-        cv2.absdiff(images, diff[i], dst=diff[i])
-    return diff
-
-
-def _differences_in_place(samples: np.ndarray, images: np.ndarray) -> None:
-    """Replace each ``images[j]`` (``[N, D]`` uint8, one image per cell) by its absolute
-    difference from ``samples`` (``[N, D]``), in uint8."""
-    import cv2
-
-    for j in range(len(images)):
-        cv2.absdiff(samples, images[j], dst=images[j])
 
 
 def cross_products(

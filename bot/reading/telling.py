@@ -8,6 +8,7 @@ import numpy as np
 
 from bot.reading.banks import TemplateBank
 from bot.reading.detail import inside_border
+from bot.reading.variants import cells_apart
 
 #: Fewest pixels that must tell two classes apart for :func:`telling_margin` to judge them.
 MIN_TELLING_PIXELS = 4
@@ -207,15 +208,13 @@ def _within_tolerance(cells: np.ndarray, images: np.ndarray, tol: np.ndarray) ->
     n, k = len(cells), len(images)
     within = np.empty((n, k, cells.shape[1] // 3), bool)
     if n <= k:
-        each = np.empty_like(images)
-        for i in range(n):
-            each[:] = cells[i]
-            cv2.absdiff(images, each, dst=each)
-            off = (each > tol).reshape(k, -1, 3)
+        for i, apart in cells_apart(cells, images):
+            off = (apart > tol).reshape(k, -1, 3)
             # (Channel by channel: numpy's reduction over an axis of three is slow.)
             within[i] = ~(off[..., 0] | off[..., 1] | off[..., 2])
         return within
-    each = np.empty_like(cells)
+    cells = np.ascontiguousarray(cells)
+    each = np.empty(cells.shape, np.uint8)
     for j in range(k):
         each[:] = images[j]
         cv2.absdiff(cells, each, dst=each)
@@ -235,16 +234,12 @@ def _summed_distances(cells: np.ndarray, images: np.ndarray) -> np.ndarray:
     """
     import cv2
 
-    images = np.ascontiguousarray(images)
     out = np.empty((len(cells), len(images)), np.int64)
     if not images.size:
         out[:] = 0
         return out
-    each = np.empty_like(images)
-    for i, cell in enumerate(cells):
-        each[:] = cell
-        cv2.absdiff(images, each, dst=each)
-        out[i] = cv2.reduce(each, 1, cv2.REDUCE_SUM, dtype=cv2.CV_32S)[:, 0]
+    for i, apart in cells_apart(cells, images):
+        out[i] = cv2.reduce(apart, 1, cv2.REDUCE_SUM, dtype=cv2.CV_32S)[:, 0]
     return out
 
 
