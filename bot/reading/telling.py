@@ -203,7 +203,6 @@ def _within_tolerance(cells: np.ndarray, images: np.ndarray, tol: np.ndarray) ->
     ...                   np.uint8), np.full((2, 3), 30, np.uint8)).tolist()
     [[[True], [False]]]
     """
-    import cv2
 
     n, k = len(cells), len(images)
     within = np.empty((n, k, cells.shape[1] // 3), bool)
@@ -212,14 +211,10 @@ def _within_tolerance(cells: np.ndarray, images: np.ndarray, tol: np.ndarray) ->
             off = (apart > tol).reshape(k, -1, 3)
             # (Channel by channel: numpy's reduction over an axis of three is slow.)
             within[i] = ~(off[..., 0] | off[..., 1] | off[..., 2])
-        return within
-    cells = np.ascontiguousarray(cells)
-    each = np.empty(cells.shape, np.uint8)
-    for j in range(k):
-        each[:] = images[j]
-        cv2.absdiff(cells, each, dst=each)
-        off = (each > tol[j]).reshape(n, -1, 3)
-        within[:, j] = ~(off[..., 0] | off[..., 1] | off[..., 2])
+    else:
+        for j, apart in cells_apart(images, cells):
+            off = (apart > tol[j]).reshape(n, -1, 3)
+            within[:, j] = ~(off[..., 0] | off[..., 1] | off[..., 2])
     return within
 
 

@@ -24,11 +24,12 @@ def cells_apart(
 ) -> Iterator[tuple[int, np.ndarray]]:
     """For each of ``cells`` (``[N, D]`` uint8) in turn: its index and its absolute difference
     from every one of ``images`` (``[K, D]`` uint8), ``[K, D]``, in one cv2 call; in ``out[i]``
-    (``[N, K, D]``) when given, else in one buffer that the next cell overwrites."""
+    (``[N, K, D]``) when given, else in one buffer that the next cell overwrites. The
+    difference is symmetric: with the two swapped, an image at a time against every cell."""
     import cv2
 
     images = np.ascontiguousarray(images)
-    buffer = np.empty_like(images) if out is None else None
+    buffer = np.empty(images.shape, np.uint8) if out is None else None
     for i in range(len(cells)):
         each = out[i] if out is not None else buffer
         assert each is not None
@@ -87,16 +88,10 @@ def _differences(cells: np.ndarray, images: np.ndarray, by_cell: bool) -> np.nda
     """The absolute difference (uint8) of each of ``cells`` (``[N, D]``) from each of
     ``images`` (``[K, D]``): ``[N, K, D]`` with ``by_cell`` (a cv2 call a cell), else
     ``[K, N, D]`` (a call an image)."""
-
-    k, d = images.shape
-    if not by_cell:
-        diff = np.empty((k, len(cells), d), np.uint8)
-        diff[:] = images[:, None]
-        differences_in_place(cells, diff)
-        return diff
-    diff = np.empty((len(cells), k, d), np.uint8)
-    for _ in cells_apart(cells, images, out=diff):
-        pass  # (each cell's differences are written into its row of ``diff``)
+    rows, others = (cells, images) if by_cell else (images, cells)
+    diff = np.empty((len(rows), len(others), images.shape[1]), np.uint8)
+    for _ in cells_apart(rows, others, out=diff):
+        pass  # (each row's differences are written into ``diff``)
     return diff
 
 
