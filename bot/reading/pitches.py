@@ -64,6 +64,21 @@ def largest_pitch(skin: Skin) -> float:
     return float(max(skin.pitch_range[1], max(map(max, sizes)) * DESKTOP_SCALING[1]))
 
 
+def comes_in(skin: Skin, pitch: float, slack: float, any_smaller: bool = False) -> bool:
+    """Whether cells ``pitch`` px apart are of a size the skin's cells come in: from
+    :func:`smallest_pitch` to :func:`largest_pitch`, each widened by ``slack`` (relative);
+    with ``any_smaller``, only the upper bound.
+
+    >>> from bot.reading.skins import find_skin
+    >>> winmine = find_skin("winmine")
+    >>> comes_in(winmine, 50, 0.03), comes_in(winmine, 12, 0.03), comes_in(winmine, 12, 0.03, True)
+    (False, False, True)
+    """
+    widened = 1 + slack
+    too_small = not any_smaller and pitch < smallest_pitch(skin) / widened
+    return not too_small and pitch <= largest_pitch(skin) * widened
+
+
 def lowest_scale(skin: Skin) -> float:
     """The smallest scale of the skin's own size its cells are looked for at: its smallest
     desktop scaling (1 at most), or the smallest size the game draws its cells at itself

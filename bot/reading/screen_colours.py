@@ -30,7 +30,7 @@ from bot.reading.choose import (
 )
 from bot.reading.extent import Candidate, Located
 from bot.reading.grid import Grid
-from bot.reading.pitches import PERIOD_SLACK, largest_pitch, smallest_pitch
+from bot.reading.pitches import PERIOD_SLACK, comes_in
 from bot.reading.placed import placed_lines
 from bot.reading.recolour import (
     UNTOLD_FACTOR,
@@ -176,10 +176,7 @@ def _comes_at(skin: Skin, board: Located) -> bool:
     """Whether ``skin``'s cells come at the pitch of the cells of ``board`` (another skin's):
     only such a skin can read the same board (GNOME Mines' 114 px cells are no winmine cells,
     whose desktop scalings stop at 48 px)."""
-    grid = board.grid
-    pitch = (grid.pitch_x + grid.pitch_y) / 2
-    slack = 1 + PERIOD_SLACK
-    return smallest_pitch(skin) / slack <= pitch <= largest_pitch(skin) * slack
+    return comes_in(skin, (board.grid.pitch_x + board.grid.pitch_y) / 2, PERIOD_SLACK)
 
 
 def one_game(frame: np.ndarray, boards: Sequence[Located]) -> Located:

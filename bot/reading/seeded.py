@@ -13,7 +13,7 @@ from bot.reading.evident import drawn_classes, lattice_shown
 from bot.reading.extent import Candidate, board_extent
 from bot.reading.grid import Grid
 from bot.reading.lattice import find_lattice
-from bot.reading.pitches import largest_pitch
+from bot.reading.pitches import comes_in
 from bot.reading.recolour import aligned_seeds
 from bot.reading.shown import shown_nowhere
 from bot.reading.skins import Skin
@@ -34,16 +34,15 @@ MIN_SEED_CELLS = 4
 
 
 def lattice_of(frame: np.ndarray, skin: Skin, lattice: list[list[Grid]]) -> list[Grid]:
-    """:func:`found_lattice`, if its cells are of a size the skin's come in (no bigger than
-    :func:`~bot.reading.pitches.largest_pitch`: reading 114 px cells as each skin's cost
+    """:func:`found_lattice`, if its cells are no bigger than the skin's come in (see
+    :func:`~bot.reading.pitches.comes_in`: reading 114 px cells as each skin's cost
     seconds)."""
     return _sized(skin, found_lattice(frame, lattice))
 
 
 def _sized(skin: Skin, grids: list[Grid]) -> list[Grid]:
     """Those of ``grids`` whose cells are no bigger than the skin's come in."""
-    largest = largest_pitch(skin) * (1 + PITCH_SLACK)
-    return [g for g in grids if min(g.pitch_x, g.pitch_y) <= largest]
+    return [g for g in grids if comes_in(skin, min(g.pitch_x, g.pitch_y), PITCH_SLACK, True)]
 
 
 def found_lattice(frame: np.ndarray, lattice: list[list[Grid]]) -> list[Grid]:
