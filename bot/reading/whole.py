@@ -60,6 +60,7 @@ import numpy as np
 from bot.errors import BoardCutError
 from bot.reading.evident import line_unseen
 from bot.reading.fence import fenced
+from bot.reading.grey import GREY_WEIGHTS
 from bot.reading.grid import Grid
 from bot.reading.header import cells_unlike_above, repeats
 from bot.reading.strips import (
@@ -89,6 +90,8 @@ MIN_FRAME_LINES = 8
 FRAME_TOLERANCE = 16
 #: Share of a strip line that must stay within that tolerance.
 FRAME_SHARE = 0.85
+#: Brightness from BGR (BT.601's weights): what a JPEG keeps at full resolution.
+GREY = np.array(GREY_WEIGHTS[0], np.float32)
 #: Largest difference (0-255, largest channel) between the outer frame colours meeting at a
 #: corner.
 CORNER_TOLERANCE = 12
@@ -184,18 +187,35 @@ def _header_beyond(
     )
 
 
-def _lines_continue(strip: Strip, lines: np.ndarray, pitch: float, alike: bool = False) -> bool:
+def _lines_continue(
+    strip: Strip, lines: np.ndarray, pitch: float, alike: bool = False, straight: bool = False
+) -> bool:
     """Whether the lattice's lines between cells (``pitch`` apart) run on into the strip: at
     most of them the strip differs from its own middle (grid lines of open cells as flat as the
     frame beside; :func:`~bot.reading.strips.line_reach`); with ``alike``, also in one colour
     at most of them (a game draws its lines or gaps alike all along; a busy desktop's marks fall
-    anywhere, in any colour)."""
+    anywhere, in any colour); with ``straight``, also in brightness across most of the strip's
+    depth (a line between two cells crosses the next cell's width, all of which the strip lies
+    in; a JPEG rings beside the board's edges a pixel here and there: 35 levels in one pixel of
+    Wine's 5 px black frame beside a white bevel, at quality 75, and a board whose left side
+    ends there was taken for part of one going on)."""
     n = strip.pixels.shape[1]
     reach = line_reach(pitch)
     lines = lines[(lines >= reach + 1) & (lines < n - reach - 1)]
     if lines.size < 2:
         return False
-    profile = strip.pixels.mean(axis=0)  # along the side, averaged over the depth
+    mean = strip.pixels.mean(axis=0)  # along the side, averaged over the depth
+    if not _marked_at(mean, lines, reach, alike):
+        return False
+    # Brightness alone: a JPEG keeps colour at half resolution, in blocks of 16 px, and the
+    # board's edge bleeds its colour that far beyond.
+    return not straight or _marked_at(np.median(strip.pixels @ GREY, axis=0)[:, None], lines, reach)
+
+
+def _marked_at(profile: np.ndarray, lines: np.ndarray, reach: int, alike: bool = False) -> bool:
+    """Whether ``profile`` (``[along, channels]``) is marked at most of ``lines`` (within
+    ``reach`` of each; with ``alike``, in one colour at most of them): see
+    :func:`_lines_continue`."""
     middle = np.median(profile, axis=0)
     near = np.stack([profile[lines + d] for d in range(-reach, reach + 1)])  # [near, lines, ch]
     off = np.abs(near - middle).max(axis=2)  # [near, lines]
@@ -267,7 +287,7 @@ def _framed(strip: Strip, grid: Grid, frame: np.ndarray, headers: bool) -> Strip
     framed = _frame_part(strip, along, lines, header)
     if (
         framed is None
-        or _lines_continue(framed, lines, along)
+        or _lines_continue(framed, lines, along, straight=True)
         or _cells_past(strip, framed, lines, along)
     ):
         x0, y0, x1, y1 = strip.box
