@@ -381,3 +381,30 @@ def test_a_jpegs_ringing_beside_a_thin_dark_frame_is_no_board_running_on(name, w
     assert board_problem(lossy, grid) is None
     want = png.with_suffix(".txt").read_text(encoding="utf-8").strip("\n")
     assert str(read_image(lossy, [winemine_skin]).board) == want
+
+
+def test_a_board_beside_one_found_is_named_though_the_strict_look_finds_a_fragment(tmp_path):
+    """KMines draws its easy board's cells at 29 px, its skin learnt from 18 px ones: beside a
+    whole board of another game only a 1x4 fragment of it read strictly, and the board found
+    was given alone; the fragment's board is grown as in a picture of its own, and both named."""
+    import shutil
+
+    from bot.reading.read import read_image
+    from bot.reading.skins import find_skin
+    from tests.fixtures.perturb import SIDE_BY_SIDE_GAP, desktop, paste
+    from tests.tune_games import tune_game
+
+    for game in ("kmines-classic", "kmines-green"):
+        shutil.copytree(tune_game(game, tmp_path / game, skin=game) / game, tmp_path / "s" / game)
+    skins = [find_skin(game, dirs=[tmp_path / "s"]) for game in ("kmines-classic", "kmines-green")]
+    left = cv2.imread(str(FIXTURES / "kmines-classic" / "easy-first.png"))
+    right = cv2.imread(str(FIXTURES / "kmines-green" / "easy-first.png"))
+    (ha, wa), (hb, wb) = left.shape[:2], right.shape[:2]
+    back = desktop("flat", wa + wb + SIDE_BY_SIDE_GAP + 80, max(ha, hb) + 80)
+    both = paste(paste(back, left, (40, 40)), right, (40 + wa + SIDE_BY_SIDE_GAP, 40))
+    alone = read_image(right, skins).grid  # where it is read in a picture of its own
+    with pytest.raises(TwoBoardsError) as refused:
+        read_image(both, skins)
+    x = round(alone.left) + 40 + wa + SIDE_BY_SIDE_GAP
+    assert "a 9x9 kmines-classic board at x 166..427" in str(refused.value)
+    assert f"a 9x9 kmines-green board at x {x}.." in str(refused.value)

@@ -247,6 +247,12 @@ def _boards_beside(
         # without a skin seeds one, as it does for a picture of one board.
         areas = [(skin, box) for skin in skins for box in lattice_areas_beside(rest, skin, blanked)]
         found = distinct_places(found + lattice_boards_within(rest.frame, areas))
+    if not noisy and not any(board_sized(c) for c in found) and any(c.clean for c in found):
+        # A few of a skin's cells read clearly there, too few for a board: a board whose cells
+        # the strict look stops at (KMines' 18 px cells drawn anew at 29 px grew to a 1x4
+        # fragment beside a whole board) grows whole with the edges' tolerance widened, as it
+        # does in a picture of its own.
+        found = distinct_places(find_candidates(rest, skins, others, blanked, noisy=True))
     return [c for c in found if board_sized(c) and sure_below_own_size(rest.frame, c)]
 
 
