@@ -8,7 +8,11 @@ was written on; loading pyautogui is checked per platform with a stand-in module
 from __future__ import annotations
 
 import importlib
+import os
+import signal
 import sys
+import threading
+import time
 import types
 from dataclasses import dataclass
 
@@ -260,6 +264,64 @@ def test_button_is_released_even_if_interrupted():
     with pytest.raises(KeyboardInterrupt):
         Mouse(pointer).click(5, 5)
     assert pointer.events[-1] == ("up", "left", (5, 5))
+
+
+class CtrlCDuringRequests(FakePointer):
+    """Ctrl-C arrives (a real SIGINT to this process) in the middle of the X requests named in
+    ``cut``: such a request records only that it began unless it runs to its end."""
+
+    def __init__(self, cut):
+        super().__init__()
+        self.cut = cut
+
+    def _request(self, name):
+        self.events.append((name, "begun"))
+        if name in self.cut:
+            os.kill(os.getpid(), signal.SIGINT)
+        time.sleep(0.05)  # the reply on its way: where python-xlib must not be cut off
+        self.events.append((name, "answered"))
+
+    def position(self):
+        self._request("position")
+        return self.pos
+
+    def mouseDown(self, button="left"):  # noqa: N802
+        self._request("down")
+
+    def mouseUp(self, button="left"):  # noqa: N802
+        self._request("up")
+
+
+@pytest.fixture
+def ctrl_c_raises():
+    """SIGINT raises KeyboardInterrupt here, as in a terminal (a test worker may ignore it),
+    and another thread is running, as OpenCV's workers are in play: the kernel may hand it
+    the signal."""
+    if threading.current_thread() is not threading.main_thread():
+        pytest.skip("signals reach only the main thread")
+    before = signal.signal(signal.SIGINT, signal.default_int_handler)
+    done = threading.Event()
+    worker = threading.Thread(target=done.wait)
+    worker.start()
+    yield
+    done.set()
+    worker.join()
+    signal.signal(signal.SIGINT, before)
+
+
+def test_ctrl_c_waits_for_the_x_request_under_way(ctrl_c_raises):
+    pointer = CtrlCDuringRequests(cut={"position"})
+    with pytest.raises(KeyboardInterrupt):
+        Mouse(pointer).position()
+    assert pointer.events == [("position", "begun"), ("position", "answered")]
+    pointer = CtrlCDuringRequests(cut={"down"})
+    mouse = Mouse(pointer)
+    with pytest.raises(KeyboardInterrupt):
+        mouse.click(*pointer.pos)
+    # the press and the release each ran to its end, and the interrupt came after the click
+    assert [e for e in pointer.events if e[0] in ("down", "up")] == [
+        ("down", "begun"), ("down", "answered"), ("up", "begun"), ("up", "answered"),
+    ]  # fmt: skip
 
 
 # --- BoardMouse: clicks only inside the located board -------------------------------------

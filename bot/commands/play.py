@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import Any
 
 from bot.commands.args import nonnegative_int, positive_int
+from bot.live.interrupts import STOP_SIGNALS
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -119,10 +120,6 @@ class Terminated(KeyboardInterrupt):
     def __init__(self, signum: int) -> None:
         super().__init__(signal.Signals(signum).name)
         self.signum = signum
-
-
-#: The signals that stop a run with its summary (Ctrl-C, SIGINT, is Python's KeyboardInterrupt).
-STOP_SIGNALS = (signal.SIGTERM, signal.SIGHUP)
 
 
 @contextlib.contextmanager

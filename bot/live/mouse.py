@@ -34,6 +34,7 @@ from typing import Any, Protocol
 
 from bot.errors import MouseError
 from bot.live.capture import Frame, Region
+from bot.live.interrupts import signals_held
 
 #: Relative tolerance when comparing the mouse's and a monitor's aspect.
 _ASPECT_TOLERANCE = 0.01
@@ -236,11 +237,13 @@ class Mouse:
         self._left_at: tuple[int, int] | None = None
 
     def position(self) -> tuple[int, int]:
-        x, y = self.backend.position()
+        with signals_held():
+            x, y = self.backend.position()
         return int(x), int(y)
 
     def size(self) -> tuple[int, int]:
-        w, h = self.backend.size()
+        with signals_held():
+            w, h = self.backend.size()
         return int(w), int(h)
 
     def _check_not_taken_over(self) -> None:
@@ -259,7 +262,8 @@ class Mouse:
             raise MouseError("pyautogui's failsafe was switched off: refusing to move the mouse")
         self._check_not_taken_over()
         try:
-            self.backend.moveTo(mx, my)
+            with signals_held():
+                self.backend.moveTo(mx, my)
         except self._failsafe_types as exc:
             raise self._failsafe(exc) from exc
         landed = self.position()
@@ -275,13 +279,15 @@ class Mouse:
     def click(self, mx: int, my: int, button: str = "left") -> None:
         """Move to ``(mx, my)`` and press and release ``button`` there."""
         self.move(mx, my)
-        try:
-            self.backend.mouseDown(button=button)
-        except self._failsafe_types as exc:  # checked before pressing: nothing is held
-            raise self._failsafe(exc) from exc
-        finally:
-            # Even on Ctrl-C or the failsafe between the two, never leave a button held down.
-            self._release(button)
+        # A click is whole: a Ctrl-C that comes during it is raised after the release.
+        with signals_held():
+            try:
+                self.backend.mouseDown(button=button)
+            except self._failsafe_types as exc:  # checked before pressing: nothing is held
+                raise self._failsafe(exc) from exc
+            finally:
+                # Even on the failsafe between the two, never leave a button held down.
+                self._release(button)
         if self.position() != (mx, my):
             # The person moved the pointer during the click: it may have landed elsewhere.
             raise MouseError("the pointer moved during a click: someone is using the mouse")
@@ -303,10 +309,11 @@ class Mouse:
         """Press a key, or a combination written with ``+`` (``"ctrl+n"``)."""
         keys = [k.strip() for k in key.split("+")] if len(key) > 1 else [key]
         try:
-            if len(keys) > 1:
-                self.backend.hotkey(*keys)
-            else:
-                self.backend.press(keys[0])
+            with signals_held():
+                if len(keys) > 1:
+                    self.backend.hotkey(*keys)
+                else:
+                    self.backend.press(keys[0])
         except self._failsafe_types as exc:
             raise self._failsafe(exc) from exc
 

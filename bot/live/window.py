@@ -28,6 +28,7 @@ from typing import Any, Protocol
 
 from bot.errors import WindowError
 from bot.live.capture import Region
+from bot.live.interrupts import signals_held
 
 
 @dataclass(frozen=True)
@@ -107,21 +108,25 @@ class X11Windows:
     def windows(self) -> list[WindowInfo]:
         from Xlib.error import XError
 
-        try:
-            children = self._root.query_tree().children  # bottom of the stack first
-        except XError as exc:
-            raise WindowError(f"cannot list windows: {exc}") from exc
-        return [info for w in children if (info := self._info(w)) is not None]
+        # python-xlib: a Ctrl-C between a request and its reply would hang the next call
+        with signals_held():
+            try:
+                children = self._root.query_tree().children  # bottom of the stack first
+            except XError as exc:
+                raise WindowError(f"cannot list windows: {exc}") from exc
+            return [info for w in children if (info := self._info(w)) is not None]
 
     def resize(self, window_id: int, width: int, height: int) -> None:
-        window = self._display.create_resource_object("window", window_id)
-        window.configure(width=width, height=height)
-        self._display.sync()
+        with signals_held():
+            window = self._display.create_resource_object("window", window_id)
+            window.configure(width=width, height=height)
+            self._display.sync()
 
     def move(self, window_id: int, left: int, top: int) -> None:
-        window = self._display.create_resource_object("window", window_id)
-        window.configure(x=left, y=top)
-        self._display.sync()
+        with signals_held():
+            window = self._display.create_resource_object("window", window_id)
+            window.configure(x=left, y=top)
+            self._display.sync()
 
 
 def _text_property(window: Any, atom_name: str) -> str:
