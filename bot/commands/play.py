@@ -12,13 +12,12 @@ import json
 import os
 import signal
 import sys
-import threading
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
 from bot.commands.args import nonnegative_int, positive_int
-from bot.live.interrupts import STOP_SIGNALS
+from bot.live.interrupts import STOP_SIGNALS, handlers_swapped
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -127,22 +126,12 @@ def stop_on_signals() -> Iterator[None]:
     """While the block runs, SIGTERM and SIGHUP raise :class:`Terminated` (a signal ignored
     when minebot started, SIGHUP under ``nohup``, stays ignored). Only in the main thread,
     where Python runs signal handlers."""
-    if threading.current_thread() is not threading.main_thread():
-        yield
-        return
 
     def stop(signum: int, frame: Any) -> None:
         raise Terminated(signum)
 
-    before = {sig: signal.getsignal(sig) for sig in STOP_SIGNALS}
-    for sig, handler in before.items():
-        if handler is not signal.SIG_IGN:
-            signal.signal(sig, stop)
-    try:
+    with handlers_swapped(STOP_SIGNALS, stop, lambda handler: handler is not signal.SIG_IGN):
         yield
-    finally:
-        for sig, handler in before.items():
-            signal.signal(sig, handler)
 
 
 def stop_reason(exc: BaseException) -> str:

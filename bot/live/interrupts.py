@@ -12,12 +12,33 @@ from __future__ import annotations
 import contextlib
 import signal
 import threading
-from collections.abc import Iterator
+from collections.abc import Callable, Iterable, Iterator
 from typing import Any
 
 #: The signals that stop a run with its summary, besides Ctrl-C (SIGINT, Python's
 #: KeyboardInterrupt): ``kill``, ``timeout``, the terminal closed.
 STOP_SIGNALS = (signal.SIGTERM, signal.SIGHUP)
+
+
+@contextlib.contextmanager
+def handlers_swapped(
+    signals: Iterable[signal.Signals],
+    handler: Callable[[int, Any], None],
+    replaces: Callable[[Any], bool],
+) -> Iterator[dict[int, Any]]:
+    """While the block runs, ``handler`` takes each of ``signals`` whose handler ``replaces``
+    accepts; yields the handlers it stands in for, put back when the block ends. Only in the
+    main thread, where Python runs signal handlers (elsewhere nothing is swapped)."""
+    before: dict[int, Any] = {}
+    if threading.current_thread() is threading.main_thread():
+        for sig in signals:
+            if replaces(signal.getsignal(sig)):
+                before[sig] = signal.signal(sig, handler)
+    try:
+        yield before
+    finally:
+        for signum, old in before.items():
+            signal.signal(signum, old)
 
 
 @contextlib.contextmanager
@@ -34,23 +55,16 @@ def signals_held() -> Iterator[None]:
     ...     print("a call that a Ctrl-C would wait for")
     a call that a Ctrl-C would wait for
     """
-    if threading.current_thread() is not threading.main_thread():
-        yield
-        return
     noted: list[int] = []
 
     def note(signum: int, frame: Any) -> None:
         noted.append(signum)
 
+    # SIG_DFL ends the process at once and SIG_IGN does nothing: only Python's handlers wait.
     before: dict[int, Any] = {}
-    for sig in (signal.SIGINT, *STOP_SIGNALS):
-        handler = signal.getsignal(sig)
-        if callable(handler):  # SIG_DFL ends the process at once, SIG_IGN does nothing
-            before[sig] = signal.signal(sig, note)
     try:
-        yield
+        with handlers_swapped((signal.SIGINT, *STOP_SIGNALS), note, callable) as before:
+            yield
     finally:
-        for signum, handler in before.items():
-            signal.signal(signum, handler)
         if noted:
             before[noted[0]](noted[0], None)
