@@ -64,14 +64,26 @@ def wait_for_change(capture, region, before, timeout=REDRAW_TIMEOUT, area=None):
 def _screen_state() -> str:
     """The pointer and the window stack, for a failure's message: this wait timed out in rare
     full-suite runs and never alone, and what the screen held then is the evidence."""
-    import pyautogui
+    from Xlib import X
+    from Xlib.display import Display
 
     windows = X11Windows()
     try:
         stack = ", ".join(f"{w.name or w.wm_class} at {w.region}" for w in windows.windows())
     finally:
         windows.close()
-    return f"pointer at {tuple(pyautogui.position())}, windows bottom to top: {stack}"
+    display = Display()
+    try:
+        # a button left held by an earlier test would make the click a chord the game ignores
+        pointer = display.screen().root.query_pointer()
+    finally:
+        display.close()
+    masks = ((X.Button1Mask, "1"), (X.Button2Mask, "2"), (X.Button3Mask, "3"))
+    held = ", ".join(name for mask, name in masks if pointer.mask & mask) or "none"
+    return (
+        f"pointer at {(pointer.root_x, pointer.root_y)}, buttons held: {held}, "
+        f"windows bottom to top: {stack}"
+    )
 
 
 def test_mapping_is_measured_one_to_one_on_xvfb(capture, mouse):
