@@ -277,3 +277,47 @@ def test_two_themes_of_one_game_read_through_a_curve_are_told_apart(
     reading = read_image(contrast(cv2.imread(str(shot.with_suffix(".png"))), 0.85), skins)
     assert reading.located.skin.name == shown
     assert str(reading.board).strip() == shot.with_suffix(".txt").read_text().strip()
+
+
+def test_two_tiles_a_shade_apart_within_the_tolerance_are_not_told_by_nearness(
+    tmp_path: Path,
+) -> None:
+    """GNOME Mines' default theme tuned from both its sizes, their lost boards included:
+    covered tiles in play are light (186), a 0 lighter (215), and the tolerance learnt is
+    32, so the two lie within it of each other nearly everywhere. At contrast 0.85 a lost
+    board's 0s lie halfway between; read with the tolerance widened to the frame's noise,
+    each was "told" a covered tile for being nearer it than any class but the 0 (the pair was
+    not judged: no pixel differs by more than the tolerance), and the board was given with its
+    59 0s covered. The runner-up is judged now, on the pixels where the two differ by over half
+    the tolerance: every cell reads as it is."""
+    from bot.reading.banks import template_bank
+    from bot.reading.grid import Grid
+    from bot.reading.matching import cell_scale, reads_clearly, sample_cells
+    from bot.reading.noisy_read import read_noisy
+    from bot.reading.skins import find_skin
+    from bot.reading.state import ReaderState
+    from tests.photometric import contrast
+    from tests.tune_games import Recipe
+
+    also = ("medium-mid", "small-lost", "medium-lost")
+    skins = tune_game("gnome-mines-default", tmp_path, Recipe("small-mid", ("small-fresh",)), also)
+    skin = find_skin("t-gnome-mines-default", dirs=[skins])
+    shot = FIXTURES / "gnome-mines-default" / "medium-lost"
+    picture = contrast(cv2.imread(str(shot.with_suffix(".png"))), 0.85)
+    truth = shot.with_suffix(".txt").read_text().split()
+    grid = Grid(left=37.0, top=71.0, pitch_x=36.0, pitch_y=36.0, cols=16, rows=16)
+    bank = template_bank(skin, *cell_scale(grid, skin))
+    samples = sample_cells(picture, grid, skin)
+    read = read_noisy(samples, bank, skin, ReaderState())
+    assert read is not None
+    win, conf, margin, _ = read
+    chars, clear = (
+        bank.chars[win].reshape(16, 16),
+        reads_clearly(conf, margin, skin).reshape(16, 16),
+    )
+    zeros = [(x, y) for y, row in enumerate(truth) for x, c in enumerate(row) if c == "0"]
+    wrong = [
+        (x, y) for y in range(16) for x in range(16) if clear[y, x] and chars[y, x] != truth[y][x]
+    ]
+    assert len(zeros) == 59 and wrong == []
+    assert clear.all()

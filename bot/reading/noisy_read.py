@@ -137,12 +137,12 @@ def noisy_scores(
     runner_up = second
     if narrow.any():
         cells = samples[narrow]
-        winner_told = _told(cells, strict, win[narrow])
+        winner_told = _told(cells, strict, win[narrow], second[narrow])
         other_conf = conf[narrow] - margin[narrow]
         other_told = (
             ~winner_told
             & (other_conf >= skin.min_confidence)
-            & _told(cells, strict, second[narrow])
+            & _told(cells, strict, second[narrow], win[narrow])
         )
         told = np.maximum(margin[narrow], skin.min_margin)
         adjusted[narrow] = np.where(winner_told | other_told, told, adjusted[narrow])
@@ -177,12 +177,15 @@ def ink_told(
     return out
 
 
-def _told(cells: np.ndarray, strict: TemplateBank, chosen: np.ndarray) -> np.ndarray:
+def _told(
+    cells: np.ndarray, strict: TemplateBank, chosen: np.ndarray, rival: np.ndarray
+) -> np.ndarray:
     """Whether each cell wins as class ``chosen[i]`` on the pixels that tell it from the
-    runner-up: it matches :data:`TELLING_LEVEL` more of them within the skin's own tolerance
-    (:func:`~bot.reading.telling.telling_margin`), or, with (next to) none telling against
-    it, lies nearer its image there than any other class's, in colour or in brightness
-    (JPEG smears a thin stroke's colour past both images)."""
+    runner-up ``rival[i]``: it matches :data:`TELLING_LEVEL` more of them within the skin's
+    own tolerance (:func:`~bot.reading.telling.telling_margin`), or, with (next to) none
+    telling against it, lies nearer its image there than any other class's, the runner-up
+    included, in colour or in brightness (JPEG smears a thin stroke's colour past both
+    images)."""
     telling = telling_margin(cells, strict, chosen)
     told = telling >= TELLING_LEVEL
     # Nearer is asked only of the cells it decides, in colour first, then in brightness (each
@@ -190,6 +193,6 @@ def _told(cells: np.ndarray, strict: TemplateBank, chosen: np.ndarray) -> np.nda
     for brightness in (False, True):
         ask = np.flatnonzero(~told & (telling >= -TELLING_SLACK))
         if ask.size:
-            nearer = nearer_margin(cells[ask], strict, chosen[ask], brightness)
+            nearer = nearer_margin(cells[ask], strict, chosen[ask], brightness, rival[ask])
             told[ask] = nearer >= TELLING_LEVEL
     return told

@@ -12,6 +12,9 @@ from bot.reading.variants import cells_apart
 
 #: Fewest pixels that must tell two classes apart for :func:`telling_margin` to judge them.
 MIN_TELLING_PIXELS = 4
+#: The share of their tolerance by which two classes' images must differ on a pixel for it to
+#: tell them apart in :func:`nearer_margin`'s judgement of a runner-up within the tolerance.
+RIVAL_LIMIT = 0.5
 
 
 def telling_margin(
@@ -139,7 +142,11 @@ def _brightness(pixels: np.ndarray) -> np.ndarray:
 
 
 def nearer_margin(
-    samples: np.ndarray, bank: TemplateBank, win: np.ndarray, brightness: bool = False
+    samples: np.ndarray,
+    bank: TemplateBank,
+    win: np.ndarray,
+    brightness: bool = False,
+    rival: np.ndarray | None = None,
 ) -> np.ndarray:
     """For each cell ``samples[i]`` read as class ``win[i]``, against every other class: on
     the pixels that tell the two apart (their images differ by more than their tolerance),
@@ -157,6 +164,14 @@ def nearer_margin(
     so a thin red 3 loses enough red to look nearer a dark red 5 in colour, never in
     brightness. A class told apart in brightness by too few pixels then leaves the cell
     undecided (-1): colour is what tells those two apart.
+
+    ``rival``: each cell's runner-up class, which is always judged: where fewer than
+    :data:`MIN_TELLING_PIXELS` pixels tell it from the winner at their tolerance, on the pixels
+    where their images differ by more than :data:`RIVAL_LIMIT` of it (-1, undecided, where
+    too few do). A tuned GNOME Mines skin's light covered tile and its empty one lie within
+    its tolerance of 32 of each other nearly everywhere; left out, at contrast 0.85 every 0 of
+    a lost board (halfway between the two) was nearer the covered tile than any class but
+    the one it narrowly beat, and read as covered.
     """
     n = samples.shape[0]
     k = len(bank.u8)
@@ -183,15 +198,34 @@ def nearer_margin(
         near_second = np.abs(cells - images[second]).sum(axis=2)
         nearer = near_first < near_second
         farther = near_first > near_second
-        share = ((nearer & apart).sum(axis=1) - (farther & apart).sum(axis=1)) / np.maximum(size, 1)
+        share = _nearer_share(nearer, farther, apart)
         other = group[second] != win
         if brightness:
             share = np.where(size >= MIN_TELLING_PIXELS, share, -1.0)
             judged = other
         else:
             judged = (size >= MIN_TELLING_PIXELS) & other
+            close = other & (size < MIN_TELLING_PIXELS) & (rival == g)
+            if rival is not None and close.any():
+                # The runner-up is judged whatever: where too few pixels tell it apart at
+                # the tolerance, on those where its image differs by over a share of it.
+                wide = _telling_pixels(bank, first, second, images, RIVAL_LIMIT)
+                told = np.where(
+                    wide.sum(axis=1) >= MIN_TELLING_PIXELS,
+                    _nearer_share(nearer, farther, wide),
+                    -1.0,
+                )
+                share = np.where(close, told, share)
+                judged |= close
         margin = np.where(judged, np.minimum(margin, share), margin)
     return np.where(np.isfinite(margin), margin, 0.0)
+
+
+def _nearer_share(nearer: np.ndarray, farther: np.ndarray, apart: np.ndarray) -> np.ndarray:
+    """Of the pixels ``apart`` (``[N, P]``), the share ``nearer`` the winner's image less the
+    share ``farther`` from it."""
+    told = (nearer & apart).sum(axis=1) - (farther & apart).sum(axis=1)
+    return told / np.maximum(apart.sum(axis=1), 1)
 
 
 def _within_tolerance(cells: np.ndarray, images: np.ndarray, tol: np.ndarray) -> np.ndarray:
@@ -239,15 +273,21 @@ def _summed_distances(cells: np.ndarray, images: np.ndarray) -> np.ndarray:
 
 
 def _telling_pixels(
-    bank: TemplateBank, first: np.ndarray, second: np.ndarray, images: np.ndarray | None = None
+    bank: TemplateBank,
+    first: np.ndarray,
+    second: np.ndarray,
+    images: np.ndarray | None = None,
+    share: float = 1.0,
 ) -> np.ndarray:
     """``[N, P]`` bool: the counted pixels where variant ``first[i]``'s image and variant
-    ``second[i]``'s differ by more than the smaller of their tolerances (the pixels that tell
-    the two apart); in ``images`` (``[K, P, C]`` int16, default the bank's own; fewer
-    channels are compared against the tolerance of the first ones)."""
+    ``second[i]``'s differ by more than the smaller of their tolerances (times ``share``: the
+    pixels that tell the two apart); in ``images`` (``[K, P, C]`` int16, default the bank's
+    own; fewer channels are compared against the tolerance of the first ones)."""
     if images is None:
         images = bank.u8.astype(np.int16).reshape(len(bank.u8), -1, 3)
     tol = np.minimum(bank.tol[first], bank.tol[second]).astype(np.int16)
+    if share != 1.0:
+        tol = (tol * share).astype(np.int16)
     limit = tol.reshape(len(first), -1, 3)[:, :, : images.shape[2]]
     told = (np.abs(images[first] - images[second]) > limit).any(axis=2)
     return told & bank.mask.reshape(-1, 3)[None, :, 0]
