@@ -311,10 +311,8 @@ def test_two_tiles_a_shade_apart_within_the_tolerance_are_not_told_by_nearness(
     read = read_noisy(samples, bank, skin, ReaderState())
     assert read is not None
     win, conf, margin, _ = read
-    chars, clear = (
-        bank.chars[win].reshape(16, 16),
-        reads_clearly(conf, margin, skin).reshape(16, 16),
-    )
+    chars = bank.chars[win].reshape(16, 16)
+    clear = reads_clearly(conf, margin, skin).reshape(16, 16)
     zeros = [(x, y) for y, row in enumerate(truth) for x, c in enumerate(row) if c == "0"]
     wrong = [
         (x, y) for y in range(16) for x in range(16) if clear[y, x] and chars[y, x] != truth[y][x]

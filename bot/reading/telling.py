@@ -205,8 +205,8 @@ def nearer_margin(
             judged = other
         else:
             judged = (size >= MIN_TELLING_PIXELS) & other
-            close = other & (size < MIN_TELLING_PIXELS) & (rival == g)
-            if rival is not None and close.any():
+            close = None if rival is None else other & (size < MIN_TELLING_PIXELS) & (rival == g)
+            if close is not None and close.any():
                 # The runner-up is judged whatever: where too few pixels tell it apart at
                 # the tolerance, on those where its image differs by over a share of it.
                 wide = _telling_pixels(bank, first, second, images, RIVAL_LIMIT)
