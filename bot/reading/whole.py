@@ -205,20 +205,36 @@ def _lines_continue(
     if lines.size < 2:
         return False
     mean = strip.pixels.mean(axis=0)  # along the side, averaged over the depth
-    if not _marked_at(mean, lines, reach, alike):
+    if not _marked_at(mean, lines, reach, pitch, alike):
         return False
     # Brightness alone: a JPEG keeps colour at half resolution, in blocks of 16 px, and the
     # board's edge bleeds its colour that far beyond.
-    return not straight or _marked_at(np.median(strip.pixels @ GREY, axis=0)[:, None], lines, reach)
+    grey = np.median(strip.pixels @ GREY, axis=0)[:, None]
+    return not straight or _marked_at(grey, lines, reach, pitch)
 
 
-def _marked_at(profile: np.ndarray, lines: np.ndarray, reach: int, alike: bool = False) -> bool:
+def _marked_at(
+    profile: np.ndarray, lines: np.ndarray, reach: int, pitch: float, alike: bool = False
+) -> bool:
     """Whether ``profile`` (``[along, channels]``) is marked at most of ``lines`` (within
     ``reach`` of each; with ``alike``, in one colour at most of them): see
-    :func:`_lines_continue`."""
-    middle = np.median(profile, axis=0)
+    :func:`_lines_continue`. A mark stands out from the profile's running median over a cell
+    round it, not from the median of the whole side: a desktop's gradient beyond a frame
+    (KMines' wallpaper, 40 levels over the board's height at contrast 1.15) is no line.
+
+    >>> ramp = np.linspace(100.0, 180.0, 120)[:, None]
+    >>> lines = np.arange(20, 120, 20)
+    >>> _marked_at(ramp, lines, 1, 20)
+    False
+    >>> ramp[lines] += 30
+    >>> _marked_at(ramp, lines, 1, 20)
+    True
+    """
+    half = max(reach + 1, int(round(pitch / 2)))
+    middle = running_median(profile, half, axis=0)  # [along, channels]
     near = np.stack([profile[lines + d] for d in range(-reach, reach + 1)])  # [near, lines, ch]
-    off = np.abs(near - middle).max(axis=2)  # [near, lines]
+    off = np.abs(near - np.stack([middle[lines + d] for d in range(-reach, reach + 1)]))
+    off = off.max(axis=2)  # [near, lines]
     marked = off.max(axis=0) > LINE_CONTRAST
     if not alike or marked.mean() < LINE_SHARE:
         return bool(marked.mean() >= LINE_SHARE)
