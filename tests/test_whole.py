@@ -12,6 +12,7 @@ import numpy as np
 import pytest
 
 from bot.errors import BoardCutError, BoardNotFoundError, TwoBoardsError
+from bot.reading.grid import Grid
 from bot.reading.read import locate_board, read_frame
 from bot.reading.skins import load_skins
 from bot.reading.whole import board_problem
@@ -408,3 +409,18 @@ def test_a_board_beside_one_found_is_named_though_the_strict_look_finds_a_fragme
     x = round(alone.left) + 40 + wa + SIDE_BY_SIDE_GAP
     assert "a 9x9 kmines-classic board at x 166..427" in str(refused.value)
     assert f"a 9x9 kmines-green board at x {x}.." in str(refused.value)
+
+
+def test_a_desktop_gradient_beyond_the_frame_is_no_lines_going_on():
+    # KMines' wallpaper beyond its 4 px frame, at contrast 1.15: 40 levels over the board's
+    # height, 20 px of it looked at beyond each side. Whole, and still not one cell less.
+    tile = np.full((20, 20, 3), 200, np.uint8)
+    tile[:2] = 255
+    tile[:, :2] = 255
+    ramp = np.linspace(90, 230, 240)[:, None, None]
+    window = np.broadcast_to(ramp, (240, 300, 3)).round().astype(np.uint8).copy()
+    window[37:203, 27:273] = 60  # the frame
+    window[40:200, 30:270] = np.tile(tile, (8, 12, 1))
+    assert board_problem(window, Grid(30, 40, 20, 20, 12, 8)) is None
+    for fragment in (Grid(50, 40, 20, 20, 11, 8), Grid(30, 60, 20, 20, 12, 7)):
+        assert "goes on" in (board_problem(window, fragment) or "")
