@@ -191,7 +191,7 @@ def board_extent(
         if regrown is not None and _clear_cells(regrown, skin) > _clear_cells(grown, skin):
             lattice, grown = refit, regrown
     grown = _side_by_side(frame, skin, lattice, grown, (kx, ky))
-    grown = _without_unseen_lines(frame, lattice, grown, (kx, ky))
+    grown = _without_unseen_lines(frame, lattice, grown, (kx, ky), _good(grown[1], skin))
     if shifts is None:
         # Not on an uneven lattice, whose outer lines, only estimated, may read farther for
         # being a pixel off. Distances by the strict look: a lossy look reads a flat margin
@@ -376,6 +376,7 @@ def _without_unseen_lines(
     lattice: SearchLattice,
     grown: _Grown,
     seeds: tuple[np.ndarray, np.ndarray],
+    good: np.ndarray,
 ) -> _Grown:
     """``grown`` less the outer lines, on each side, that show no lines between their cells
     (:func:`~bot.reading.evident.line_unseen`): a margin of a cell's face colour that reads as
@@ -386,7 +387,14 @@ def _without_unseen_lines(
     seeds' span, where that holds :data:`SPAN_CELLS` or more: a desktop of that face colour all
     round the board (its 15 px tiles' bevels in that ring too) read as cells to the picture's
     edges, and a column down the whole picture crosses the board in a fifth of its cells, too
-    few to show; peeled so, the board went column by column down to the last two."""
+    few to show; peeled so, the board went column by column down to the last two.
+
+    A line whose cells do not all extend the board (``good``: :func:`_good`, window indices)
+    is also looked at across its longest run of cells that do, where that holds
+    :data:`SPAN_CELLS` or more: a margin reads as cells only where it is plain, and what
+    else lies along it (a status bar's text: KMines' window 20 levels brighter, its
+    background then within the tolerance of the covered cells' clipped face) makes the line
+    busy, where no cell is read."""
     window, scores, box = grown
     wx, wy = window[:2]
     kx, ky = seeds
@@ -404,16 +412,45 @@ def _without_unseen_lines(
             cx0, cy0, cx1, cy1 = wx + x0, wy + y0, wx + x1, wy + y1
             line = {"left": (kx, cx0), "right": (kx, cx1), "top": (ky, cy0), "bottom": (ky, cy1)}
             along, at = line[side]
+            column = side in ("left", "right")
             if (along == at).any():
-                if side in ("left", "right"):
+                if column:
                     cy0, cy1 = spanned(cy0, cy1, ky)
                 else:
                     cx0, cx1 = spanned(cx0, cx1, kx)
-            if line_unseen(frame, lattice.grid(cx0, cy0, cx1, cy1), side) is None:
+            spans = [(cx0, cy0, cx1, cy1)]
+            lo, hi = (cy0, cy1) if column else (cx0, cx1)
+            run = _longest_run(good[lo - wy : hi - wy + 1, at - wx] if column
+                               else good[at - wy, lo - wx : hi - wx + 1])  # fmt: skip
+            if run is not None and run[1] - run[0] < hi - lo:
+                first, last = lo + run[0], lo + run[1]
+                spans.append((cx0, first, cx1, last) if column else (first, cy0, last, cy1))
+            if all(line_unseen(frame, lattice.grid(*span), side) is None for span in spans):
                 break
             peeled = (x0 + (side == "left"), y0 + (side == "top"),
                       x1 - (side == "right"), y1 - (side == "bottom"))  # fmt: skip
     return grown if peeled == box else (window, scores, peeled)
+
+
+def _longest_run(good: np.ndarray) -> tuple[int, int] | None:
+    """The first and last index of the longest run of True in ``good`` (1-D), where that holds
+    :data:`SPAN_CELLS` or more; else None.
+
+    >>> _longest_run(np.array([1, 1, 0, 1, 1, 1, 1, 0], bool))
+    (3, 6)
+    >>> _longest_run(np.array([1, 1, 1, 0], bool)) is None
+    True
+    """
+    best: tuple[int, int] | None = None
+    start = None
+    for i, g in enumerate([*good.tolist(), False]):
+        if g and start is None:
+            start = i
+        elif not g and start is not None:
+            if i - start >= SPAN_CELLS and (best is None or i - start > best[1] - best[0] + 1):
+                best = (start, i - 1)
+            start = None
+    return best
 
 
 def _box_cells(grown: _Grown) -> int:
