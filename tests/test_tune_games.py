@@ -319,3 +319,21 @@ def test_two_tiles_a_shade_apart_within_the_tolerance_are_not_told_by_nearness(
     ]
     assert len(zeros) == 59 and wrong == []
     assert clear.all()
+
+
+def test_a_margin_read_as_cells_beside_a_status_bar_is_peeled(tmp_path: Path) -> None:
+    """KMines' Classic theme 20 levels brighter: the covered face clips to white and the
+    window's background below the board (230, then 250) reads as covered cells through the
+    screen's curve. The row beyond the board's frame holds the status bar's text, which made
+    it busy (no verdict on its lines), so the board grew two rows into the window and was
+    refused as cut. The run of that row's cells that read as the board's shows no lines
+    between them: the row and the frame's row go, and the board reads as it is."""
+    from bot.reading.read import read_image
+    from bot.reading.skins import load_skins
+    from tests.photometric import brightness
+
+    skins = load_skins([tune_game("kmines-classic", tmp_path)])
+    shot = FIXTURES / "kmines-classic" / "medium-mid"
+    reading = read_image(brightness(cv2.imread(str(shot.with_suffix(".png"))), 20), skins)
+    assert (reading.grid.cols, reading.grid.rows) == (16, 16)
+    assert str(reading.board).strip() == shot.with_suffix(".txt").read_text().strip()
