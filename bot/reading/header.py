@@ -33,6 +33,11 @@ CELL_REPEAT = 0.5
 #: How much of a cell round its edge is compared (:func:`cells_unlike_above`), as a share of
 #: the pitch on each side.
 EDGE_BAND = 0.2
+#: Least variation (0-255, root mean square of the profile less its running mean) for a profile
+#: to show anything repeating (:func:`repeats`): a JPEG rings beside a fence's posts over a flat
+#: sky in under a level (0.2-0.3 at quality 75-95), at the posts' pitch, where the clean
+#: picture is flat; the cells of a board vary by tens of levels.
+REPEAT_FLOOR = 1.0
 #: Largest mean difference (0-255) round the edge between a cell beyond the side and the
 #: board's own cell it looks like most (noise of sigma 8 gives about 9).
 EDGE_TOLERANCE = 20.0
@@ -50,8 +55,8 @@ def repeats(pixels: np.ndarray, pitch: float) -> bool:
 
     >>> cells = np.tile(np.r_[np.zeros(4), np.full(12, 200.0)], 8)[None, :, None]
     >>> header = np.r_[np.zeros(30), np.full(40, 200.0), np.zeros(58)][None, :, None]
-    >>> repeats(cells, 16), repeats(header, 16)
-    (True, False)
+    >>> repeats(cells, 16), repeats(header, 16), repeats(cells / 400, 16)  # (under a level)
+    (True, False, False)
     """
     import cv2
 
@@ -61,6 +66,8 @@ def repeats(pixels: np.ndarray, pitch: float) -> bool:
         return True
     mean = cv2.blur(profile[None], (lag, 1), borderType=cv2.BORDER_REFLECT)[0]
     detrended = (profile - mean.reshape(profile.shape))[lag:-lag]
+    if float(np.sqrt((detrended * detrended).mean())) < REPEAT_FLOOR:
+        return False
     a, b = detrended[:-lag], detrended[lag:]
     energy = float(np.sqrt((a * a).sum() * (b * b).sum()))
     return energy > 0 and float((a * b).sum()) >= CELL_REPEAT * energy
