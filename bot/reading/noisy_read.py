@@ -58,7 +58,10 @@ TELLING_LEVEL = 0.5
 STRAY_SHARE = 0.04
 #: How far below 0 :func:`~bot.reading.telling.telling_margin` may be where the winner is the
 #: nearer image on the telling pixels: a pixel of a hundred within the runner-up's tolerance
-#: (JPEG's noise at quality 75 put a sgt-mines 3 so) is no evidence for it.
+#: (JPEG's noise at quality 75 put a sgt-mines 3 so) is no evidence for it. Nor is one pixel
+#: of fewer (:func:`_told`): a tuned KMines skin's 1 and 4 at 18 px differ on 44 pixels, and a
+#: JPEG's 1 with one of them within the 4's tolerance (-0.023) was refused, though nearer its
+#: own image in brightness on most of them.
 TELLING_SLACK = 0.02
 
 
@@ -186,12 +189,15 @@ def _told(
     telling against it, lies nearer its image there than any other class's, the runner-up
     included, in colour or in brightness (JPEG smears a thin stroke's colour past both
     images)."""
-    telling = telling_margin(cells, strict, chosen)
+    sizes = np.zeros(cells.shape[0], np.int64)
+    telling = telling_margin(cells, strict, chosen, sizes=sizes)
     told = telling >= TELLING_LEVEL
+    # One pixel within the runner-up's tolerance is no evidence, however few tell them apart.
+    slack = np.maximum(TELLING_SLACK, 1 / np.maximum(sizes, 1))
     # Nearer is asked only of the cells it decides, in colour first, then in brightness (each
     # compares every pixel with every image: most of a big cell's reading time).
     for brightness in (False, True):
-        ask = np.flatnonzero(~told & (telling >= -TELLING_SLACK))
+        ask = np.flatnonzero(~told & (telling >= -slack - 1e-9))
         if ask.size:
             nearer = nearer_margin(cells[ask], strict, chosen[ask], brightness, rival[ask])
             told[ask] = nearer >= TELLING_LEVEL

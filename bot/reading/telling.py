@@ -18,7 +18,11 @@ RIVAL_LIMIT = 0.5
 
 
 def telling_margin(
-    samples: np.ndarray, bank: TemplateBank, win: np.ndarray, other: np.ndarray | None = None
+    samples: np.ndarray,
+    bank: TemplateBank,
+    win: np.ndarray,
+    other: np.ndarray | None = None,
+    sizes: np.ndarray | None = None,
 ) -> np.ndarray:
     """For each cell ``samples[i]`` read as class ``win[i]``: on the pixels where that class's
     image and the runner-up class's differ by more than their tolerance (the pixels that tell
@@ -29,7 +33,8 @@ def telling_margin(
     pixels, so the score over the whole cell separates them by little even when the cell is
     plainly one of them; on the pixels that differ it is near 1. Each class is represented by
     its variant nearest the cell. ``other``: each cell's runner-up class, when known (only
-    the two classes' variants are then compared).
+    the two classes' variants are then compared). ``sizes``: when given (``[N]`` int), filled
+    with how many pixels tell each cell's two classes apart.
 
     >>> from bot.reading.skins import find_skin
     >>> from bot.reading.banks import template_bank
@@ -66,6 +71,8 @@ def telling_margin(
         bad = np.count_nonzero(within[rows, second] & telling, axis=1)
         told = (good - bad) / np.maximum(size, 1)
         margin[at] = np.where(size >= MIN_TELLING_PIXELS, told, 0.0)
+        if sizes is not None:
+            sizes[at] = size
     return margin
 
 
