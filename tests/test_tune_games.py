@@ -337,3 +337,20 @@ def test_a_margin_read_as_cells_beside_a_status_bar_is_peeled(tmp_path: Path) ->
     reading = read_image(brightness(cv2.imread(str(shot.with_suffix(".png"))), 20), skins)
     assert (reading.grid.cols, reading.grid.rows) == (16, 16)
     assert str(reading.board).strip() == shot.with_suffix(".txt").read_text().strip()
+
+
+@pytest.mark.parametrize("name", ["medium-fresh", "medium-mid"])
+def test_a_fence_beside_a_flat_sky_in_a_jpeg_is_no_more_cells(name: str, tmp_path: Path) -> None:
+    """KMines' "Gardens of Danger" fence has a post by every cell; beyond it lies flat sky. A
+    JPEG rings beside the posts' tops by a fraction of a level, at their pitch, and that
+    ringing correlated cell by cell: the fence was taken for more cells, and every JPEG of
+    the medium board was refused as cut or not found. Under a level of variation is nothing
+    repeating (``header.REPEAT_FLOOR``)."""
+    from bot.reading.read import read_image
+    from bot.reading.skins import load_skins
+    from tests.photometric import jpeg
+
+    skins = load_skins([tune_game("kmines-green", tmp_path)])
+    shot = FIXTURES / "kmines-green" / name
+    reading = read_image(jpeg(cv2.imread(str(shot.with_suffix(".png"))), 95), skins)
+    assert str(reading.board).strip() == shot.with_suffix(".txt").read_text().strip()
