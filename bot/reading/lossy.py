@@ -42,6 +42,7 @@ def noisy_bank(
     sure: np.ndarray,
     own_colour: bool = False,
     centred: bool = False,
+    by_template: bool = False,
 ) -> TemplateBank | None:
     """``bank`` in YCrCb (compare with :func:`ycrcb` cells), each sample's tolerance widened
     to the frame's noise level plus, within two pixels of the template's edges, half its local
@@ -67,6 +68,9 @@ def noisy_bank(
     JPEG scatter a flat area's values round its colour, a screen's colours move them all one
     way (sgt-mines' open tile at gamma 0.6 sits where its covered tile is drawn, 2 levels
     off, with the frame's covered tiles 10 levels up: that is no noise to widen to).
+
+    ``by_template``: each template's zones near strokes and along the edge get the level its
+    own sure cells show there where they show more (:func:`own_levels`), for reading.
     """
     if not sure.any():
         return None
@@ -103,6 +107,9 @@ def noisy_bank(
                 found = np.quantile(apart[here][:, channels].max(axis=1), ZONE_SHARE)
                 levels[zone] = np.clip(found, level, most)
         floor[:, :, channels] = np.rint(levels[zones]).astype(np.int16)[:, :, None]
+        if by_template:
+            own_levels(floor[:, :, channels], apart[:, :, channels].max(axis=2), seen, zones,
+                       best[sure], levels, most)  # fmt: skip
     widen = grad.astype(np.int16) // 2
     # Colour is kept at half resolution: a stroke a pixel thin is mixed with its neighbours.
     widen[:, :, 1:] = grad[:, :, 1:].astype(np.int16) * THIN_COLOUR_LOSS // 4
@@ -132,6 +139,46 @@ MIN_ZONE_PIXELS = 200
 #: The share of a zone's flat pixels within its noise level: a cell is read at a tenth of its
 #: pixels off, and the pixels of a zone crowd in part of it (round a stroke, along an edge).
 ZONE_SHARE = 0.98
+
+
+#: Fewest sure cells of a template its own noise levels (:func:`own_levels`) are measured on:
+#: no cell sets the tolerance it is then read with.
+MIN_OWN_CELLS = 3
+
+
+def own_levels(
+    floor: np.ndarray,
+    apart: np.ndarray,
+    seen: np.ndarray,
+    zones: np.ndarray,
+    best: np.ndarray,
+    levels: np.ndarray,
+    most: float,
+) -> None:
+    """Raise ``floor`` (``[K, P]``: each template sample's noise level, in place) in zones 1
+    and 2 (:func:`noise_zones`, ``[K, P]``) to the level the sure cells nearest that template
+    show there (``apart``: ``[N, P]`` their distance from it, ``seen`` their flat samples,
+    ``best`` their template), where :data:`MIN_ZONE_PIXELS` of them from
+    :data:`MIN_OWN_CELLS` cells or more are; at most ``most``, never below the frame's level of
+    that zone (``levels``).
+
+    A JPEG's noise beside a stroke depends on the stroke: a saturated glyph's is more than a
+    grey bevel's, and the zone's level over every sure cell is mostly the commoner tiles'
+    (the Windows 98 look's covered tiles at quality 75: 6 at its 98th percentile beside the
+    bevel, 14 beside the blue 1, 10 over both; Wine's Minesweeper's green 1 on black: 16
+    against 7 over all, its covered tiles' 6).
+    """
+    for t in np.unique(best):
+        mine = best == t
+        if mine.sum() < MIN_OWN_CELLS:
+            continue
+        for zone in range(1, ZONES):
+            here = seen[mine] & (zones[t][None, :] == zone)
+            if here.sum() < MIN_ZONE_PIXELS or (here.any(axis=1).sum() < MIN_OWN_CELLS):
+                continue
+            found = float(np.quantile(apart[mine][here], ZONE_SHARE))
+            if found > levels[zone]:
+                floor[t, zones[t] == zone] = np.rint(min(found, most))
 
 
 def noise_zones(flat: np.ndarray, h: int, w: int, step: int, ring: np.ndarray) -> np.ndarray:

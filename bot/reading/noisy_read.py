@@ -31,7 +31,7 @@ def read_noisy(
     noisy ones (:func:`noisy_scores`; ``in_place`` as there); None when no cell is sure
     enough to measure the noise on."""
     best, sure = assign(samples, bank.u8, bank, skin, state, False)
-    noisy = noisy_bank(samples, bank, skin, best, sure, centred=True)
+    noisy = noisy_bank(samples, bank, skin, best, sure, centred=True, by_template=True)
     if noisy is None:
         return None
     widen = None if bleed is None else bleed()
