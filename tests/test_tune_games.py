@@ -354,3 +354,20 @@ def test_a_fence_beside_a_flat_sky_in_a_jpeg_is_no_more_cells(name: str, tmp_pat
     shot = FIXTURES / "kmines-green" / name
     reading = read_image(jpeg(cv2.imread(str(shot.with_suffix(".png"))), 95), skins)
     assert str(reading.board).strip() == shot.with_suffix(".txt").read_text().strip()
+
+
+@pytest.mark.parametrize("name", ["expert-mid", "intermediate-mid"])
+def test_a_glyphs_own_jpeg_noise_widens_its_image_only(name: str, tmp_path: Path) -> None:
+    """Wine's Minesweeper through a JPEG of quality 75: beside its coloured digits the noise is
+    twice what it is beside the grey covered tiles' bevels (16 against 6 levels), and the
+    frame's level over all its sure cells, mostly covered ones, left 1s at confidence 0.95
+    against the tuned skin's 0.96. Each image's zones near strokes take the noise its own
+    sure cells show (``lossy.own_levels``)."""
+    from bot.reading.read import read_image
+    from bot.reading.skins import load_skins
+    from tests.photometric import jpeg
+
+    skins = load_skins([tune_game("winemine", tmp_path)])
+    shot = FIXTURES / "winemine" / name
+    reading = read_image(jpeg(cv2.imread(str(shot.with_suffix(".png"))), 75), skins)
+    assert str(reading.board).strip() == shot.with_suffix(".txt").read_text().strip()
