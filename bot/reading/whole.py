@@ -209,8 +209,9 @@ def _lines_continue(
         return False
     # Brightness alone: a JPEG keeps colour at half resolution, in blocks of 16 px, and the
     # board's edge bleeds its colour that far beyond.
-    grey = np.median(strip.pixels @ GREY, axis=0)[:, None]
-    return not straight or _marked_at(grey, lines, reach, pitch)
+    return not straight or _marked_at(
+        np.median(strip.pixels @ GREY, axis=0)[:, None], lines, reach, pitch
+    )
 
 
 def _marked_at(
@@ -232,9 +233,9 @@ def _marked_at(
     """
     half = max(reach + 1, int(round(pitch / 2)))
     middle = running_median(profile, half, axis=0)  # [along, channels]
-    near = np.stack([profile[lines + d] for d in range(-reach, reach + 1)])  # [near, lines, ch]
-    off = np.abs(near - np.stack([middle[lines + d] for d in range(-reach, reach + 1)]))
-    off = off.max(axis=2)  # [near, lines]
+    at = lines[None, :] + np.arange(-reach, reach + 1)[:, None]  # [near, lines]
+    near = profile[at]  # [near, lines, channels]
+    off = np.abs(near - middle[at]).max(axis=2)  # [near, lines]
     marked = off.max(axis=0) > LINE_CONTRAST
     if not alike or marked.mean() < LINE_SHARE:
         return bool(marked.mean() >= LINE_SHARE)
