@@ -96,16 +96,22 @@ def _extent(
     n_along = own_edges.shape[1]
     n_cross = own_edges.shape[0]
     cross_lines = [q for q in across.lines if c0 - across.pitch <= q <= c1 + across.pitch]
+    # Each line's edges within a pixel of it, counted once for every block (the blocks differ
+    # only in which columns they take): a column's share over the span, a row's running count.
+    own_share = _near(own_edges[c0:c1], axis=1).mean(axis=0)
+    rows = sorted({q0 + off for q0 in cross_lines for off in across.offsets
+                   if c0 <= q0 + off < c1 and 0 <= q0 + off < n_cross})  # fmt: skip
+    counts = {
+        q: np.concatenate(([0], np.cumsum(cross_edges[max(q - 1, 0) : q + 2].any(axis=0))))
+        for q in rows
+    }
     oks = []
     for k in range(len(along.lines) - 1):
         start, stop = along.lines[k], along.lines[k + 1]
         own = []
         for off in along.offsets:
             p = start + off
-            if 0 <= p < n_along and p < stop:
-                own.append(own_edges[c0:c1, max(p - 1, 0) : p + 2].any(axis=1).mean())
-            else:
-                own.append(0.0)
+            own.append(float(own_share[p]) if 0 <= p < n_along and p < stop else 0.0)
         b0 = max(start + (stop - start) // 6, 0)
         b1 = min(stop - (stop - start) // 6, n_along)
         cross = []
@@ -114,7 +120,7 @@ def _extent(
                 for off in across.offsets:
                     q = q0 + off
                     if c0 <= q < c1 and 0 <= q < n_cross:
-                        cross.append(cross_edges[max(q - 1, 0) : q + 2, b0:b1].any(axis=0).mean())
+                        cross.append(float(counts[q][b1] - counts[q][b0]) / (b1 - b0))
         # the boundary itself must run along the block; the other periodic edges may be cell
         # content (digits on a won board) that not every block has
         own_score = own[along.offsets.index(0)] if 0 in along.offsets else 0.0
@@ -135,6 +141,23 @@ def _extent(
         else:
             k += 1
     return best
+
+
+def _near(edges: np.ndarray, axis: int) -> np.ndarray:
+    """Whether each pixel of ``edges`` has an edge within one pixel of it along ``axis``.
+
+    >>> _near(np.array([[0, 0, 1, 0, 0]], bool), axis=1).astype(int).tolist()
+    [[0, 1, 1, 1, 0]]
+    """
+    near = edges.astype(bool)
+    out = near.copy()
+    if axis == 1:
+        out[:, 1:] |= near[:, :-1]
+        out[:, :-1] |= near[:, 1:]
+    else:
+        out[1:] |= near[:-1]
+        out[:-1] |= near[1:]
+    return out
 
 
 #: Share of a strip's length that a cell side or a frame line must cover to count as unbroken.
