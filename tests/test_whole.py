@@ -424,3 +424,20 @@ def test_a_desktop_gradient_beyond_the_frame_is_no_lines_going_on():
     assert board_problem(window, Grid(30, 40, 20, 20, 12, 8)) is None
     for fragment in (Grid(50, 40, 20, 20, 11, 8), Grid(30, 60, 20, 20, 12, 7)):
         assert "goes on" in (board_problem(window, fragment) or "")
+
+
+@pytest.mark.sample(4)
+@pytest.mark.parametrize(
+    ("left", "right"),
+    list(itertools.permutations(range(len(MIDS)), 2)),
+    ids=[f"{IDS[a]}-{IDS[b]}" for a, b in itertools.permutations(range(len(MIDS)), 2)],
+)
+def test_another_games_board_no_skin_reads_is_named(left, right, skins):
+    """Read with its own skin only (a user's one tuned skin), a board beside another game's is
+    not read silently: the other is seen by what every board is, a whole lattice of cells."""
+    own = [s for s in skins if s.name == IDS[left]]
+    desk = _side_by_side(cv2.imread(str(MIDS[left])), cv2.imread(str(SMALLS[right])), 20, 40)
+    with pytest.raises(TwoBoardsError) as refused:
+        locate_board(desk, own)
+    assert f" {IDS[left]} board at x " in str(refused.value)
+    assert " cells no skin reads at x " in str(refused.value)
