@@ -13,7 +13,7 @@ import pytest
 
 from bot.errors import BoardCutError, BoardNotFoundError, TwoBoardsError
 from bot.reading.grid import Grid
-from bot.reading.read import locate_board, read_frame
+from bot.reading.read import locate_board, read_frame, read_image
 from bot.reading.skins import load_skins
 from bot.reading.whole import board_problem
 from solver.board import read_board
@@ -438,6 +438,6 @@ def test_another_games_board_no_skin_reads_is_named(left, right, skins):
     own = [s for s in skins if s.name == IDS[left]]
     desk = _side_by_side(cv2.imread(str(MIDS[left])), cv2.imread(str(SMALLS[right])), 20, 40)
     with pytest.raises(TwoBoardsError) as refused:
-        locate_board(desk, own)
+        read_image(desk, own)
     assert f" {IDS[left]} board at x " in str(refused.value)
     assert " cells no skin reads at x " in str(refused.value)

@@ -3,8 +3,8 @@
 Every skin's readings of the frame (:func:`find_candidates`) are cut to one a place
 (:func:`distinct_places`); the one with the most confidently read cells wins if it is whole (its
 four sides end at the game's frame, :mod:`bot.reading.whole`) and alone: any other clear
-reading, also one seen only once the board found is blanked out, or a whole lattice of cells
-no skin reads (:mod:`bot.reading.unread`), makes it one of two boards (refused, both named).
+reading, also one seen only once the board found is blanked out, makes it one of two boards
+(refused, both named).
 """
 
 from __future__ import annotations
@@ -30,7 +30,6 @@ from bot.reading.search import (
 from bot.reading.seeded import lattice_boards_within
 from bot.reading.shown import shown_nowhere
 from bot.reading.skins import Skin
-from bot.reading.unread import describe_unread, unread_boards_beside
 from bot.reading.whole import SIDES, board_problem, check_whole
 
 __all__ = [
@@ -163,7 +162,6 @@ def choose_board(
         others = [c for c in others if shows_cells(frame, c)]
         if others:
             raise _two_boards(frame, whole[0], others)
-        _refuse_unread_beside(frame, whole[0].located)
         return whole[0].located
     best = None
     for candidate in boards:
@@ -190,16 +188,7 @@ def choose_board(
               and c.passing >= best.passing - OTHER_PASSING and shows_cells(frame, c)]  # fmt: skip
     if others:
         raise _two_boards(frame, best, others)
-    _refuse_unread_beside(frame, best.located)
     return best.located
-
-
-def _refuse_unread_beside(frame: np.ndarray, located: Located) -> None:
-    """Raise :class:`TwoBoardsError` when a whole board no skin reads lies beside the board
-    ``located`` (:mod:`bot.reading.unread`: another game's, seen by what every board is)."""
-    unread = unread_boards_beside(frame, located.grid)
-    if unread:
-        raise two_boards_error([describe_board(located), *map(describe_unread, unread)])
 
 
 def _two_boards(frame: np.ndarray, chosen: Candidate, others: list[Candidate]) -> TwoBoardsError:

@@ -33,6 +33,7 @@ from bot.reading.repeat import find_repeat
 from bot.reading.shown import shown_nowhere, zeros_beside_covered
 from bot.reading.skins import Skin, find_skin, load_skins
 from bot.reading.state import ReaderState
+from bot.reading.unread import check_alone
 from solver.board import COVERED_CHARS, Board
 from solver.errors import MinebotError
 
@@ -391,14 +392,15 @@ def read_image(frame_bgr: np.ndarray, skins: list[Skin] | None = None) -> Readin
     """Locate and read in one go (a screenshot on its own). A picture that does not read as
     it is, but that a pixel-repeating scaler enlarged, is read as it was before the
     enlargement (:mod:`bot.reading.repeat`); if that does not read either, the first refusal
-    stands."""
+    stands. A whole board beside it that no skin reads makes two boards, refused
+    (:func:`~bot.reading.unread.check_alone`)."""
     try:
-        return read_frame(frame_bgr, locate_board(frame_bgr, skins), ReaderState())
+        reading = read_frame(frame_bgr, locate_board(frame_bgr, skins), ReaderState())
     except (BoardNotFoundError, LowConfidenceError) as error:
         if isinstance(error, TwoBoardsError):
             raise
-        reading = _read_unscaled(frame_bgr, skins)
-        if reading is None:
+        unscaled = _read_unscaled(frame_bgr, skins)
+        if unscaled is None:
             lost = _colour_lost(frame_bgr, load_skins() if skins is None else skins)
             if not lost:
                 raise
@@ -406,7 +408,9 @@ def read_image(frame_bgr: np.ndarray, skins: list[Skin] | None = None) -> Readin
             if isinstance(error, LowConfidenceError):
                 raise LowConfidenceError(message, error.cells) from error
             raise type(error)(message) from error
-        return reading
+        reading = unscaled
+    check_alone(frame_bgr, reading.located)
+    return reading
 
 
 def _colour_lost(frame_bgr: np.ndarray, skins: list[Skin]) -> str:

@@ -7,6 +7,11 @@ of equal cells ending at a frame on all four sides (:mod:`bot.reading.lattice`,
 :mod:`bot.reading.whole`). With the board read blanked out, such a lattice elsewhere in the
 picture is another board.
 
+Looked for in a screenshot read on its own (:func:`bot.reading.read.read_image`), where nothing
+but the picture says which board is meant; not in the play loop, which reads the board of the
+game window it plays, on every relocation (a whole desktop's lattice search takes a second or
+two).
+
 >>> tile = np.full((20, 20, 3), 190, np.uint8); tile[:2] = 0; tile[:, :2] = 0
 >>> def board(cols, rows):
 ...     cells = np.tile(tile, (rows, cols, 1))
@@ -28,19 +33,28 @@ from __future__ import annotations
 import numpy as np
 
 from bot.errors import LatticeError
-from bot.reading.extent import MIN_BOARD_CELLS
+from bot.reading.choose import describe_board, two_boards_error
+from bot.reading.extent import MIN_BOARD_CELLS, Located
 from bot.reading.grid import Grid
 from bot.reading.lattice import MIN_CELLS, find_lattices
 from bot.reading.lattice_frame import lattice_problem
 from bot.reading.lattice_lines import Lattice
 
-__all__ = ["describe_unread", "unread_boards_beside"]
+__all__ = ["check_alone", "describe_unread", "unread_boards_beside"]
 
 #: Smallest cell pitch (px) a board beside is looked for at: the lattice finder's own floor.
 MIN_PITCH = 8
 
 #: The colour the board read is blanked out with (BGR): flat, so it holds no lattice.
 BLANK = (255, 0, 255)
+
+
+def check_alone(frame: np.ndarray, located: Located) -> None:
+    """Raise :class:`~bot.errors.TwoBoardsError` naming both when a whole board no skin reads
+    lies beside the board ``located`` in the picture ``frame`` (BGR)."""
+    unread = unread_boards_beside(frame, located.grid)
+    if unread:
+        raise two_boards_error([describe_board(located), *map(describe_unread, unread)])
 
 
 def unread_boards_beside(frame: np.ndarray, grid: Grid) -> list[Lattice]:
@@ -56,7 +70,7 @@ def unread_boards_beside(frame: np.ndarray, grid: Grid) -> list[Lattice]:
     room = max(x0, w - x1, y0, h - y1)
     if room < MIN_CELLS * MIN_PITCH:
         return []
-    rest = frame[..., :3].copy()
+    rest = frame[..., :3].copy() if frame.ndim == 3 else np.repeat(frame[..., None], 3, axis=2)
     rest[y0:y1, x0:x1] = BLANK
     try:
         found = find_lattices(rest, min_pitch=MIN_PITCH)
