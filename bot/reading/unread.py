@@ -36,7 +36,7 @@ from bot.errors import LatticeError
 from bot.reading.choose import describe_board, two_boards_error
 from bot.reading.extent import MIN_BOARD_CELLS, Located
 from bot.reading.grid import Grid
-from bot.reading.lattice import MIN_CELLS, find_lattices
+from bot.reading.lattice import FAINT_STEP, MIN_CELLS, find_lattices
 from bot.reading.lattice_frame import lattice_problem
 from bot.reading.lattice_lines import Lattice
 
@@ -72,10 +72,14 @@ def unread_boards_beside(frame: np.ndarray, grid: Grid) -> list[Lattice]:
         return []
     rest = frame[..., :3].copy() if frame.ndim == 3 else np.repeat(frame[..., None], 3, axis=2)
     rest[y0:y1, x0:x1] = BLANK
-    try:
-        found = find_lattices(rest, min_pitch=MIN_PITCH)
-    except LatticeError:
-        return []
+    found: list[Lattice] = []
+    for ax, ay, bx, by in _edged_areas(rest, (x0, y0, x1, y1)):
+        try:
+            lattices = find_lattices(rest[ay:by, ax:bx], min_pitch=MIN_PITCH)
+        except LatticeError:
+            continue
+        found += [Lattice(tuple(x + ax for x in lat.xs), tuple(y + ay for y in lat.ys))
+                  for lat in lattices]  # fmt: skip
     return [
         lat
         for lat in found
@@ -83,6 +87,61 @@ def unread_boards_beside(frame: np.ndarray, grid: Grid) -> list[Lattice]:
         and not _overlaps(lat.box, (x0, y0, x1, y1))
         and lattice_problem(rest, lat) is None
     ]
+
+
+#: Side (px) of the squares a picture is sorted into before the lattice search: only areas of
+#: squares with a colour step in them are searched (a flat desktop costs next to nothing).
+TILE = 16
+
+
+def _edged_areas(
+    image: np.ndarray, blank: tuple[int, int, int, int]
+) -> list[tuple[int, int, int, int]]:
+    """Boxes ``(x0, y0, x1, y1)`` round the areas of ``image`` whose squares of :data:`TILE`
+    px show a colour step of :data:`~bot.reading.lattice.FAINT_STEP` (between neighbours, before
+    the finder's smoothing: never fewer steps than it sees), a square apart at most, padded by
+    two squares, each cut to the part of the picture left of, right of, above and below the box
+    ``blank`` (a board beside it lies wholly in one of them: the window round the board read
+    is looked at as its four margins); those too small to hold :data:`MIN_CELLS` cells each way
+    are left out.
+
+    >>> desk = np.full((200, 300, 3), 90, np.uint8); desk[40:120, 100:180] = 200
+    >>> _edged_areas(desk, (0, 0, 0, 0))
+    [(64, 0, 224, 160)]
+    >>> _edged_areas(desk, (90, 30, 190, 130))  # its margins: only the right one is wide enough
+    [(190, 0, 224, 160)]
+    """
+    import cv2
+
+    h, w = image.shape[:2]
+    rows, cols = -(-h // TILE), -(-w // TILE)
+    edged = np.zeros((rows, cols), np.uint8)
+    for dx, dy in ((1, 0), (0, 1)):
+        # Each square's share of pixels a step of FAINT_STEP in a channel from the one left of or
+        # above them (OpenCV's threshold and area mean over whole squares: a whole desktop in a
+        # few milliseconds): any share is some.
+        marked = np.zeros((rows * TILE, cols * TILE, 3), np.uint8)
+        marked[dy:h, dx:w] = cv2.absdiff(image[dy:, dx:], image[: h - dy, : w - dx])
+        _, marked = cv2.threshold(marked, FAINT_STEP - 1, 255, cv2.THRESH_BINARY)
+        share = cv2.resize(marked, (cols, rows), interpolation=cv2.INTER_AREA)
+        edged |= (share.max(axis=2) > 0).astype(np.uint8)
+    edged = cv2.dilate(edged, np.ones((3, 3), np.uint8))
+    count, _, stats, _ = cv2.connectedComponentsWithStats(edged, connectivity=8)
+    bx0, by0, bx1, by1 = blank
+    margins = [(0, 0, bx0, h), (bx1, 0, w, h), (0, 0, w, by0), (0, by1, w, h)]
+    if bx1 <= bx0 or by1 <= by0:
+        margins = [(0, 0, w, h)]
+    boxes = []
+    for left, top, width, height, _ in stats[1:count]:
+        x0, y0 = max(0, (left - 1) * TILE), max(0, (top - 1) * TILE)
+        x1, y1 = min(w, (left + width + 1) * TILE), min(h, (top + height + 1) * TILE)
+        for mx0, my0, mx1, my1 in margins:
+            ax, ay, bx, by = (
+                int(v) for v in (max(x0, mx0), max(y0, my0), min(x1, mx1), min(y1, my1))
+            )
+            if min(bx - ax, by - ay) >= MIN_CELLS * MIN_PITCH:
+                boxes.append((ax, ay, bx, by))
+    return boxes
 
 
 def _overlaps(a: tuple[int, int, int, int], b: tuple[int, int, int, int]) -> bool:
