@@ -13,6 +13,7 @@ import pytest
 
 from bot.errors import BoardCutError, BoardNotFoundError, TwoBoardsError
 from bot.reading.grid import Grid
+from bot.reading.lattice import find_lattice
 from bot.reading.read import locate_board, read_frame, read_image
 from bot.reading.skins import load_skins
 from bot.reading.whole import board_problem
@@ -441,3 +442,21 @@ def test_another_games_board_no_skin_reads_is_named(left, right, skins):
         read_image(desk, own)
     assert f" {IDS[left]} board at x " in str(refused.value)
     assert " cells no skin reads at x " in str(refused.value)
+
+
+@pytest.mark.parametrize("name", ["expert-mid", "intermediate-mid"])
+@pytest.mark.parametrize("desktop", [(122, 88, 48), (40, 40, 40), (230, 230, 230)])
+def test_a_thin_frame_and_its_border_on_a_desktop_is_whole(name, desktop):
+    """xbomb draws 4 px of white and a black border round its board: past the pixels skipped
+    beside the cells, the strip beyond the left side is two white lines, the border and the
+    desktop, while the bottom's runs on into the window. The frame still meets itself at the
+    corners; a column less is still cut."""
+    shot = cv2.imread(str(FIXTURES / "xbomb" / f"{name}.png"))
+    found = find_lattice(shot)
+    h, w = shot.shape[:2]
+    desk = np.full((h + 80, w + 80, 3), desktop, np.uint8)
+    desk[40 : 40 + h, 40 : 40 + w] = shot
+    grid = Grid.from_lines(tuple(x + 40 for x in found.xs), tuple(y + 40 for y in found.ys))
+    assert board_problem(desk, grid) is None
+    less = replace(grid, left=grid.col_left(1), cols=grid.cols - 1)
+    assert board_problem(desk, less) is not None

@@ -258,9 +258,9 @@ def _cells_past(strip: Strip, framed: Strip, lines: np.ndarray, pitch: float) ->
 
 
 def _end_colours(strip: Strip, pitch_along: float) -> list[tuple[np.ndarray, np.ndarray]]:
-    """Mean colour of the strip's outer half, its inner half and its first pixels, near its
-    start and near its end (a third of a cell along the side each): where it meets the
-    neighbouring sides' strips. The outer half passes over bevels, which differ from side to
+    """Mean colour of the strip's outer half, its inner half and its first pixels (three, and
+    two), near its start and near its end (a third of a cell along the side each): where it
+    meets the neighbouring sides' strips. The outer half passes over bevels, which differ from side to
     side in their inner pixels; the first pixels stay on a frame narrower than the strip
     (GNOME Mines' window margin beside cells of 113 px, a title bar or the desktop beyond)."""
     depth = strip.pixels.shape[0]
@@ -268,6 +268,9 @@ def _end_colours(strip: Strip, pitch_along: float) -> list[tuple[np.ndarray, np.
     reach = max(2, int(round(pitch_along / 3)))
     bands = [strip.pixels[depth - half :], strip.pixels[: depth - half] if depth > half else None]
     bands.append(strip.pixels[:MIN_STRIP])  # the frame's first pixels, narrower still
+    # A frame of a few pixels and a border (xbomb: 4 px of white, then a black one) leaves two
+    # of them past the pixels skipped beside the cells: the border is the third.
+    bands.append(strip.pixels[: MIN_STRIP - 1])
     return [
         (band[:, :reach].mean(axis=(0, 1)), band[:, -reach:].mean(axis=(0, 1)))
         for band in bands
