@@ -260,9 +260,10 @@ def _cells_past(strip: Strip, framed: Strip, lines: np.ndarray, pitch: float) ->
 def _end_colours(strip: Strip, pitch_along: float) -> list[tuple[np.ndarray, np.ndarray]]:
     """Mean colour of the strip's outer half, its inner half and its first pixels (three, and
     two), near its start and near its end (a third of a cell along the side each): where it
-    meets the neighbouring sides' strips. The outer half passes over bevels, which differ from side to
-    side in their inner pixels; the first pixels stay on a frame narrower than the strip
-    (GNOME Mines' window margin beside cells of 113 px, a title bar or the desktop beyond)."""
+    meets the neighbouring sides' strips. The outer half passes over bevels, which differ from
+    side to side in their inner pixels; the first pixels stay on a frame narrower than the
+    strip (GNOME Mines' window margin beside cells of 113 px, a title bar or the desktop
+    beyond)."""
     depth = strip.pixels.shape[0]
     half = max(1, depth // 2)
     reach = max(2, int(round(pitch_along / 3)))
